@@ -1,0 +1,179 @@
+// The wire types of the service (../shared/SPEC.md section 2): the one definition shared by the client,
+// the editor layer and the emulator. Types are inferred from these schemas, never written twice.
+//
+// Reading vs writing: what we *read* from the service is lenient where the real service is known to differ
+// from the spec (extra fields are kept, more job states exist, image outputs come in two shapes). What we
+// *send* (and what the emulator accepts) is strict.
+import { z } from 'zod';
+
+// ---------------------------------------------------------------------------------------------------------
+// Time (SPEC 2.1). Strict RFC 3339: a full date, a time, and an offset (Z or +hh:mm). `z.iso.datetime` with
+// `offset: true` accepts any offset; `isRealInstant` rejects impossible calendar dates such as 2027-02-29,
+// which Date.parse would silently roll over into March.
+// ---------------------------------------------------------------------------------------------------------
+export function isRealInstant(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(s);
+  if (!m) return false;
+  const [y, mo, d, h, mi, se] = m.slice(1).map(Number) as [number, number, number, number, number, number];
+  const probe = new Date(Date.UTC(y, mo - 1, d, h, mi, se));
+  return (
+    probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d &&
+    h < 24 && mi < 60 && se < 60 && !Number.isNaN(Date.parse(s))
+  );
+}
+
+export const DateTime = z
+  .iso.datetime({ offset: true, local: false })
+  .refine(isRealInstant, { message: 'not a real calendar date-time' });
+
+export const TimeRange = z.looseObject({
+  startTime: DateTime,
+  endTime: DateTime,
+});
+export type TimeRange = z.infer<typeof TimeRange>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Billing (SPEC 2.2 - 2.6, 4.1)
+// ---------------------------------------------------------------------------------------------------------
+export const BUCKET_SIZES = ['hour', 'day', 'week', 'month', 'year'] as const;
+export const BucketSize = z.enum(BUCKET_SIZES);
+export type BucketSize = z.infer<typeof BucketSize>;
+
+export const BillingAmounts = z.looseObject({
+  totalAmount: z.number(),
+  gpuAmount: z.number(),
+  cpuAmount: z.number(),
+  diskAmount: z.number(),
+  feeAmount: z.number(),
+});
+export type BillingAmounts = z.infer<typeof BillingAmounts>;
+export const AMOUNT_KEYS = ['totalAmount', 'gpuAmount', 'cpuAmount', 'diskAmount', 'feeAmount'] as const;
+export type AmountKey = (typeof AMOUNT_KEYS)[number];
+
+export const ServerlessBillingRecord = z.looseObject({
+  ...TimeRange.shape,
+  ...BillingAmounts.shape,
+  serverlessId: z.string(),
+});
+export type ServerlessBillingRecord = z.infer<typeof ServerlessBillingRecord>;
+
+export const BillingQueryEcho = z.looseObject({
+  startTime: DateTime,
+  endTime: DateTime,
+  bucketSize: BucketSize,
+  serverlessId: z.string().nullable().optional(),
+});
+export type BillingQueryEcho = z.infer<typeof BillingQueryEcho>;
+
+export const ServerlessBillingMetadata = z.looseObject({
+  query: BillingQueryEcho,
+  recordCount: z.number().int().nonnegative(),
+  uniqueServerlessCount: z.number().int().nonnegative(),
+  totals: BillingAmounts,
+});
+export type ServerlessBillingMetadata = z.infer<typeof ServerlessBillingMetadata>;
+
+export const ListServerlessBillingResponse = z.looseObject({
+  records: z.array(ServerlessBillingRecord),
+  metadata: ServerlessBillingMetadata,
+});
+export type ListServerlessBillingResponse = z.infer<typeof ListServerlessBillingResponse>;
+
+/** The query parameters of GET /v2/billing/serverless (SPEC 4.1), all optional, as we send them. */
+export const BillingQueryParams = z.strictObject({
+  startTime: DateTime.optional(),
+  endTime: DateTime.optional(),
+  bucketSize: BucketSize.optional(),
+  lastN: z.number().int().min(1).optional(),
+  serverlessId: z.string().min(1).optional(),
+});
+export type BillingQueryParams = z.infer<typeof BillingQueryParams>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Jobs (SPEC 2.7, 3, 4.2 - 4.4)
+// ---------------------------------------------------------------------------------------------------------
+/** The four states of the spec (SPEC 3). */
+export const SPEC_JOB_STATES = ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED', 'FAILED'] as const;
+/** States the real service also reports; CANCELLED and TIMED_OUT are terminal, RUNNING is not. */
+export const EXTRA_JOB_STATES = ['RUNNING', 'CANCELLED', 'TIMED_OUT'] as const;
+export const TERMINAL_JOB_STATES: ReadonlySet<string> = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT']);
+export type KnownJobStatus = (typeof SPEC_JOB_STATES)[number] | (typeof EXTRA_JOB_STATES)[number];
+/** Any string is accepted on read: an unknown state is shown as it is and treated as not yet terminal. */
+export const JobStatus = z.string().min(1);
+export function isTerminalStatus(status: string): boolean {
+  return TERMINAL_JOB_STATES.has(status);
+}
+
+/** The `input` object of a job: endpoint-specific (SPEC 2.8), so any JSON object. */
+export const JobInput = z.record(z.string(), z.unknown());
+export type JobInput = z.infer<typeof JobInput>;
+
+/** The body of /run and /runsync (SPEC 4.2): exactly one property, `input`. */
+export const RunRequest = z.strictObject({ input: JobInput });
+export type RunRequest = z.infer<typeof RunRequest>;
+
+/** The answer of /run (SPEC 4.2): only id and status. Read leniently. */
+export const RunResponse = z.looseObject({ id: z.string().min(1), status: JobStatus });
+export type RunResponse = z.infer<typeof RunResponse>;
+
+export const Job = z.looseObject({
+  id: z.string().min(1),
+  status: JobStatus,
+  delayTime: z.number().optional(),
+  executionTime: z.number().optional(),
+  input: z.unknown().optional(),
+  output: z.unknown().optional(),
+  workerId: z.string().optional(),
+  /** Not in the spec: the real service puts a failed job's message here. */
+  error: z.unknown().optional(),
+});
+export type Job = z.infer<typeof Job>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Output shapes (SPEC 2.8). Read leniently; `src/core/outputs.ts` turns any of them into typed parts.
+// ---------------------------------------------------------------------------------------------------------
+/** Dedicated image endpoint, as the spec shows it: an array of {image_url: data URI of a PNG, seed}. */
+export const DedicatedImageItem = z.looseObject({ image_url: z.string(), seed: z.number().int().optional() });
+export const DedicatedImageOutput = z.array(DedicatedImageItem);
+/** Dedicated image endpoint, as also seen in the wild: one object with image_url or images[], and a seed. */
+export const DedicatedImageObjectOutput = z.looseObject({
+  image_url: z.string().optional(),
+  images: z.array(z.string()).optional(),
+  seed: z.number().int().optional(),
+});
+/** Public (model) endpoint: an https URL per output kind, and the cost of the job. */
+export const PublicEndpointOutput = z.looseObject({
+  image_url: z.string().optional(),
+  video_url: z.string().optional(),
+  audio_url: z.string().optional(),
+  cost: z.number().optional(),
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Errors (SPEC 2.9): application/problem+json
+// ---------------------------------------------------------------------------------------------------------
+export const PROBLEM_JSON = 'application/problem+json';
+export const ProblemDetails = z.looseObject({
+  title: z.string(),
+  status: z.number().int(),
+  detail: z.string(),
+  errors: z.array(z.string()).optional(),
+});
+export type ProblemDetails = z.infer<typeof ProblemDetails>;
+
+// ---------------------------------------------------------------------------------------------------------
+// Rate limits (SPEC 8)
+// ---------------------------------------------------------------------------------------------------------
+export const RATE_LIMIT_WINDOWS = ['minute', 'hour', 'day'] as const;
+export type RateLimitWindow = (typeof RATE_LIMIT_WINDOWS)[number];
+export const RATE_LIMIT_WINDOW_SECONDS: Record<RateLimitWindow, number> = { minute: 60, hour: 3600, day: 86400 };
+
+// ---------------------------------------------------------------------------------------------------------
+// Routes (SPEC 4, 9): one place for every path, so client and emulator cannot disagree.
+// ---------------------------------------------------------------------------------------------------------
+export const routes = {
+  billing: '/v2/billing/serverless',
+  run: (endpointId: string) => `/v2/${encodeURIComponent(endpointId)}/run`,
+  runsync: (endpointId: string) => `/v2/${encodeURIComponent(endpointId)}/runsync`,
+  status: (endpointId: string, jobId: string) => `/v2/${encodeURIComponent(endpointId)}/status/${encodeURIComponent(jobId)}`,
+} as const;

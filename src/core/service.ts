@@ -1,0 +1,56 @@
+// The contract of the core client: what the editor layer (tree, panel, commands) calls. Implemented by
+// `createServiceClient` in ./http/client.ts; job waiting lives in ./jobs/. No `vscode` import.
+import type { BillingQueryParams, Job, JobInput, ListServerlessBillingResponse, RateLimitWindow, RunResponse } from './schemas';
+
+/** Where requests go and with which key. The key is only ever sent to these two origins. */
+export interface ConnectionSettings {
+  /** Base URL of the REST billing route, e.g. https://api.runpod.io (SPEC "{base_url}"). */
+  billingBaseUrl: string;
+  /** Base URL of the job routes, e.g. https://api.runpod.ai (SPEC "{serverless_url}"). */
+  jobsBaseUrl: string;
+  /** Undefined: requests are sent without Authorization and the service answers 401. */
+  apiKey?: string;
+  /** Per-request timeout; default 30 s. */
+  timeoutMs?: number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** One window of the RateLimit / RateLimit-Policy headers (SPEC 8.2, 8.3). */
+export interface RateLimitWindowState {
+  window: RateLimitWindow;
+  /** `r`: requests left in this window after the response that reported it. */
+  remaining: number;
+  /** When the window resets: the response's receipt time plus `t` seconds (epoch ms). */
+  resetAt: number;
+  /** `q` of RateLimit-Policy, if the server sent it. */
+  quota?: number;
+  /** `w` of RateLimit-Policy, in seconds, if the server sent it. */
+  windowSeconds?: number;
+}
+export type RateLimitSnapshot = Partial<Record<RateLimitWindow, RateLimitWindowState>>;
+
+export interface BillingResult {
+  response: ListServerlessBillingResponse;
+  /** Inconsistencies between metadata and records (recordCount, uniqueServerlessCount, totals): shown, not fatal. */
+  warnings: string[];
+}
+
+export interface ServiceClient {
+  readonly settings: Readonly<ConnectionSettings>;
+  /** GET /v2/billing/serverless (SPEC 4.1). The query is validated first; a bad one throws BadQueryError and sends nothing. */
+  listBilling(query: BillingQueryParams, options?: CallOptions): Promise<BillingResult>;
+  /** POST /v2/{id}/run (SPEC 4.2). Never retried once the request may have reached the server. */
+  run(endpointId: string, input: JobInput, options?: CallOptions): Promise<RunResponse>;
+  /** POST /v2/{id}/runsync (SPEC 4.3). May return a job that is not terminal yet: continue with waitForJob. Never retried. */
+  runSync(endpointId: string, input: JobInput, options?: CallOptions & { waitMs?: number }): Promise<Job>;
+  /** GET /v2/{id}/status/{jobId} (SPEC 4.4). */
+  status(endpointId: string, jobId: string, options?: CallOptions): Promise<Job>;
+  /** The latest RateLimit state seen on any response of this client. */
+  readonly rateLimits: RateLimitSnapshot;
+  /** Called after every response that carried rate-limit headers. Returns an unsubscribe function. */
+  onRateLimits(listener: (snapshot: RateLimitSnapshot) => void): () => void;
+}
