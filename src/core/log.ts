@@ -1,0 +1,120 @@
+// The one logger of the core, and the redaction that guarantees it can never print the API key.
+// The shape of `Logger` is the shape of VS Code's LogOutputChannel (trace/debug/info/warn/error with a
+// message and extra arguments), so the editor layer passes its channel as the sink unchanged and log
+// levels follow VS Code's own setting. No `vscode` import here.
+
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+export const LOG_LEVELS: readonly LogLevel[] = ['trace', 'debug', 'info', 'warn', 'error'];
+
+export interface Logger {
+  trace(message: string, ...args: unknown[]): void;
+  debug(message: string, ...args: unknown[]): void;
+  info(message: string, ...args: unknown[]): void;
+  warn(message: string, ...args: unknown[]): void;
+  error(message: string | Error, ...args: unknown[]): void;
+}
+
+/** A logger that drops everything: the default where the caller gives none. */
+export const silentLogger: Logger = {
+  trace() {},
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+};
+
+export const REDACTED = '[REDACTED]';
+
+// Secrets shorter than this are not searched for: redacting every "a" would make logs unreadable, and no
+// real API key is that short.
+const MIN_SECRET_LENGTH = 6;
+
+// `Authorization: Bearer xyz`, `"authorization":"Bearer xyz"`, `authorization=xyz` (header dumps, JSON,
+// form-like text), whatever the scheme: the value is dropped up to the end of the quoted string or line.
+const AUTH_HEADER_QUOTED = /(["']?authorization["']?\s*[:=]\s*)(["'])(?:\\.|(?!\2)[^\\])*\2/gi;
+const AUTH_HEADER_BARE = /(["']?authorization["']?\s*[:=])(?!\s*["'])(\s*)[^\r\n,;}\]]+/gi;
+// A bearer token anywhere else (a curl line, an error message quoting a request).
+const BEARER_TOKEN = /\b(Bearer\s+)[A-Za-z0-9\-._~+/]+=*/gi;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The forms in which a secret can appear in text we log: as is, URL-encoded, JSON-escaped. */
+function secretForms(secret: string): string[] {
+  const forms = new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
+  return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH);
+}
+
+/** Removes the value of any Authorization header, any bearer token, and every given secret from `text`. */
+export function redact(text: string, secrets: readonly string[] = []): string {
+  let out = text
+    .replace(AUTH_HEADER_QUOTED, (_m, prefix: string, quote: string) => `${prefix}${quote}${REDACTED}${quote}`)
+    .replace(AUTH_HEADER_BARE, (_m, prefix: string, space: string) => `${prefix}${space}${REDACTED}`)
+    .replace(BEARER_TOKEN, (_m, prefix: string) => `${prefix}${REDACTED}`);
+  const forms = secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH).flatMap(secretForms);
+  // Longest first, so a secret that contains another is removed whole.
+  forms.sort((a, b) => b.length - a.length);
+  for (const form of forms) {
+    if (out.includes(form)) out = out.replace(new RegExp(escapeRegExp(form), 'g'), REDACTED);
+  }
+  return out;
+}
+
+/** Turns any logged value into text. Objects become JSON (Headers and Maps as plain objects); never throws. */
+export function formatLogValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value instanceof Error) {
+    const cause = (value as { cause?: unknown }).cause;
+    const causeText = cause === undefined ? '' : ` (cause: ${formatLogValue(cause)})`;
+    return `${value.name}: ${value.message}${causeText}`;
+  }
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return String(value);
+  try {
+    const seen = new WeakSet<object>();
+    const json = JSON.stringify(value, (_key, v: unknown) => {
+      if (typeof v === 'bigint') return v.toString();
+      if (typeof Headers !== 'undefined' && v instanceof Headers) return Object.fromEntries(v.entries());
+      if (v instanceof Map) return Object.fromEntries(v);
+      if (v instanceof Error) return formatLogValue(v);
+      if (typeof v === 'object' && v !== null) {
+        if (seen.has(v)) return '[Circular]';
+        seen.add(v);
+      }
+      return v;
+    });
+    return json ?? String(value);
+  } catch {
+    return Object.prototype.toString.call(value);
+  }
+}
+
+/**
+ * A logger that formats the message and its arguments into ONE string, redacts it, and only then hands it
+ * to `sink`. Because the sink never sees the raw arguments (a Headers object, an Error quoting a request,
+ * the settings object), nothing it does with them can leak the key. `secrets` is asked on every call, so a
+ * key set or changed later is covered at once.
+ */
+export function createRedactingLogger(sink: Logger, secrets: () => readonly (string | undefined)[]): Logger {
+  const write = (level: LogLevel, message: unknown, args: unknown[]): void => {
+    let known: string[];
+    try {
+      known = secrets().filter((s): s is string => typeof s === 'string' && s.length > 0);
+    } catch {
+      known = [];
+    }
+    const text = [message, ...args].map(formatLogValue).join(' ');
+    try {
+      sink[level](redact(text, known));
+    } catch {
+      // A broken sink (a disposed output channel) must never break the request that logged.
+    }
+  };
+  return {
+    trace: (m, ...a) => write('trace', m, a),
+    debug: (m, ...a) => write('debug', m, a),
+    info: (m, ...a) => write('info', m, a),
+    warn: (m, ...a) => write('warn', m, a),
+    error: (m, ...a) => write('error', m, a),
+  };
+}
