@@ -1,0 +1,105 @@
+// Job input files (issue 2, "Input files"; SPEC 4.2): a JSON file next to the user's code that holds either
+// the bare input object or the request body {"input": {...}}. Anything else is refused with a message that
+// points at the line and column, before anything is sent: the caller sends nothing when this throws.
+import { BadInputError } from '../http/errors';
+import type { JobInput } from '../schemas';
+import { lineColumnAt, scanJson } from './jsonLocator';
+
+export interface ParsedInputFile {
+  input: JobInput;
+  /** True when the file was {"input": {...}}: "Run again with this seed" keeps that shape. */
+  wrapped: boolean;
+}
+
+const BOM = '\uFEFF';
+
+/** Parses the text of an input file. Throws BadInputError (with a 1-based line and column where there is one). */
+export function parseInputFile(text: string): ParsedInputFile {
+  // Editors may save a BOM; it is invisible, so positions are counted without it.
+  const body = text.startsWith(BOM) ? text.slice(1) : text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch (e) {
+    throw syntaxError(body, e);
+  }
+  const keys = new Map<string, { keyOffset: number; valueOffset: number }>();
+  scanJson(body, (key, keyOffset, valueOffset) => { if (!keys.has(key)) keys.set(key, { keyOffset, valueOffset }); });
+  const at = (offset: number | undefined): [number?, number?] => {
+    if (offset === undefined) return [];
+    const { line, column } = lineColumnAt(body, offset);
+    return [line, column];
+  };
+  const firstValueOffset = body.length - body.trimStart().length;
+
+  if (!isPlainObject(parsed)) {
+    throw new BadInputError(
+      `The input file must hold a JSON object (the job's input, or {"input": {...}}), not ${describeValue(parsed)}.`,
+      ...at(firstValueOffset),
+    );
+  }
+  if (!Object.prototype.hasOwnProperty.call(parsed, 'input')) return { input: parsed, wrapped: false };
+
+  const extra = Object.keys(parsed).filter((k) => k !== 'input');
+  if (extra.length > 0) {
+    const first = extra[0]!;
+    const list = extra.map((k) => JSON.stringify(k)).join(', ');
+    throw new BadInputError(
+      `The input file has "input" and also ${list} at the top level. The request body allows only "input" ` +
+        `(SPEC 4.2): move ${extra.length === 1 ? 'it' : 'them'} inside "input", or remove the "input" wrapper.`,
+      ...at(keys.get(first)?.keyOffset),
+    );
+  }
+  const input = (parsed as { input: unknown }).input;
+  if (!isPlainObject(input)) {
+    throw new BadInputError(`"input" must be a JSON object, not ${describeValue(input)}.`, ...at(keys.get('input')?.valueOffset));
+  }
+  return { input, wrapped: true };
+}
+
+/**
+ * A copy of an input file's text with `seed` set in the input ("Run again with this seed"), keeping the
+ * wrapper shape and the file's indentation. Throws BadInputError like parseInputFile for a bad file.
+ */
+export function writeSeedIntoInputText(text: string, seed: number): string {
+  const { input, wrapped } = parseInputFile(text);
+  const withSeed: JobInput = { ...input, seed };
+  const indent = detectIndent(text);
+  const out = JSON.stringify(wrapped ? { input: withSeed } : withSeed, null, indent);
+  return (text.startsWith(BOM) ? BOM : '') + out + (/\r?\n$/.test(text) ? (text.endsWith('\r\n') ? '\r\n' : '\n') : '');
+}
+
+function syntaxError(body: string, e: unknown): BadInputError {
+  const problem = scanJson(body);
+  let offset = problem?.offset;
+  let what = problem?.message;
+  if (offset === undefined) {
+    // The scanner found nothing JSON.parse rejects (it should not happen): fall back on V8's own message,
+    // which in Node 20 ends with "at position N" for most errors but not for "Unexpected token" or "end".
+    const message = e instanceof Error ? e.message : String(e);
+    const m = /at position (\d+)/.exec(message);
+    offset = m ? Number(m[1]) : /Unexpected end/.test(message) ? body.length : undefined;
+    what = message.replace(/,? ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
+  }
+  if (offset === undefined) return new BadInputError(`The input file is not valid JSON: ${what}.`);
+  const { line, column } = lineColumnAt(body, offset);
+  return new BadInputError(`The input file is not valid JSON: ${what} (line ${line}, column ${column}).`, line, column);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return 'a string';
+  if (typeof v === 'number') return 'a number';
+  if (typeof v === 'boolean') return `${v}`;
+  return typeof v;
+}
+
+function detectIndent(text: string): string | number {
+  const m = /\n([ \t]+)["}\]]/.exec(text);
+  return m ? m[1]! : 2;
+}
