@@ -1,0 +1,143 @@
+// The ONE typed settings module: every `serverlessGpu.*` setting is read here and nowhere else, and one event
+// says when any of them changed (STYLE.md "Settings and secrets"). Other features add a getter here.
+//
+// SECURITY: anything that decides where the API key is sent (the profiles and their base URLs) is declared
+// `"scope": "application"` in package.json, so a workspace's .vscode/settings.json cannot set it, AND is read
+// here from the user (global) value or the default only, via `inspect()`: even if a workspace or folder value
+// exists (older editors, a hand-edited file, a remote), it is ignored. The profiles are also listed in
+// `capabilities.untrustedWorkspaces.restrictedConfigurations`.
+import * as vscode from 'vscode';
+import { z } from 'zod';
+
+export const SECTION = 'serverlessGpu';
+
+export const SettingKeys = {
+  profiles: 'profiles',
+  requestTimeoutSeconds: 'requestTimeoutSeconds',
+  rateLimitWarningPercent: 'rateLimitWarningPercent',
+} as const;
+
+/** A connection profile: a name and the two hosts of the spec (SPEC 4.1 `{base_url}`, 4.2 `{serverless_url}`). */
+export interface Profile {
+  name: string;
+  billingBaseUrl: string;
+  jobsBaseUrl: string;
+  /** Built in (the default or the local emulator): not editable in settings. */
+  builtIn?: boolean;
+}
+
+export const DEFAULT_PROFILE: Profile = {
+  name: 'Default',
+  billingBaseUrl: 'https://api.runpod.io',
+  jobsBaseUrl: 'https://api.runpod.ai',
+  builtIn: true,
+};
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+/**
+ * A base URL the key may be sent to: https anywhere, plain http only to this machine (the emulator). A
+ * remote http URL would put the key on the wire in clear text, so it is refused rather than "fixed".
+ */
+export function checkBaseUrl(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `"${value}" is not a URL`;
+  }
+  if (url.username || url.password) return 'a base URL must not contain a user name or password';
+  if (url.search || url.hash) return 'a base URL must not contain a query or fragment';
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return undefined;
+  return `"${value}" must use https (plain http is allowed only for 127.0.0.1 / localhost)`;
+}
+
+const BaseUrl = z.string().superRefine((v, ctx) => {
+  const problem = checkBaseUrl(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
+const ProfileSetting = z.object({
+  name: z.string().trim().min(1),
+  billingBaseUrl: BaseUrl,
+  jobsBaseUrl: BaseUrl,
+});
+
+export interface SettingsChange {
+  affects(key: keyof typeof SettingKeys): boolean;
+}
+
+export class Settings implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<SettingsChange>();
+  /** Fires when any `serverlessGpu.*` setting changed, with a test for which. */
+  readonly onDidChange = this.emitter.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor() {
+    this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(SECTION)) return;
+      this.emitter.fire({ affects: (key) => e.affectsConfiguration(`${SECTION}.${SettingKeys[key]}`) });
+    });
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+
+  private config(): vscode.WorkspaceConfiguration {
+    return vscode.workspace.getConfiguration(SECTION);
+  }
+
+  /** The user's own value or the default; workspace and folder values are ignored (see the header). */
+  private userOnly<T>(key: string): T | undefined {
+    const info = this.config().inspect<T>(key);
+    return info?.globalValue ?? info?.defaultValue;
+  }
+
+  /** Any scope's value (for settings that do not decide where the key goes). */
+  private anyScope<T>(key: string, fallback: T): T {
+    return this.config().get<T>(key, fallback);
+  }
+
+  /** User-defined profiles from settings, valid ones only; `problems` says what was skipped and why. */
+  userProfiles(): { profiles: Profile[]; problems: string[] } {
+    const raw = this.userOnly<unknown>(SettingKeys.profiles);
+    const profiles: Profile[] = [];
+    const problems: string[] = [];
+    if (raw === undefined || raw === null) return { profiles, problems };
+    if (!Array.isArray(raw)) return { profiles, problems: ['serverlessGpu.profiles must be an array'] };
+    raw.forEach((entry, i) => {
+      const parsed = ProfileSetting.safeParse(entry);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        problems.push(`serverlessGpu.profiles[${i}]${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'invalid'}`);
+        return;
+      }
+      const p = parsed.data;
+      if (p.name === DEFAULT_PROFILE.name || profiles.some((q) => q.name === p.name)) {
+        problems.push(`serverlessGpu.profiles[${i}]: the name "${p.name}" is already taken`);
+        return;
+      }
+      profiles.push({ name: p.name, billingBaseUrl: stripSlash(p.billingBaseUrl), jobsBaseUrl: stripSlash(p.jobsBaseUrl) });
+    });
+    return { profiles, problems };
+  }
+
+  /** Per-request timeout in ms (default 30 s). */
+  requestTimeoutMs(): number {
+    const s = this.anyScope<number>(SettingKeys.requestTimeoutSeconds, 30);
+    return Number.isFinite(s) && s > 0 ? Math.round(s * 1000) : 30_000;
+  }
+
+  /** Below this share (0..1) of a rate-limit window left, the status bar shows the remaining count. */
+  rateLimitWarningShare(): number {
+    const p = this.anyScope<number>(SettingKeys.rateLimitWarningPercent, 10);
+    return Number.isFinite(p) ? Math.min(Math.max(p, 0), 100) / 100 : 0.1;
+  }
+}
+
+function stripSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}

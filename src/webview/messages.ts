@@ -1,0 +1,64 @@
+// Message-protocol helpers shared by every webview host: each feature defines its messages both ways as a zod
+// discriminated union in one module; these helpers validate what arrives and hold back what is sent until
+// the page has said `ready` (the handshake of STYLE.md "Webviews").
+import type * as vscode from 'vscode';
+import type { z } from 'zod';
+import type { Logger } from '../core/log';
+
+/**
+ * Wires a webview to a host-side handler: messages from the page are parsed with `fromWebview` (anything
+ * else is logged and dropped), messages to the page are queued until a message of type 'ready' arrived.
+ */
+export class WebviewChannel<In extends { type: string }, Out extends { type: string }> implements vscode.Disposable {
+  private ready = false;
+  private queue: Out[] = [];
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly webview: vscode.Webview,
+    fromWebview: z.ZodType<In>,
+    onMessage: (message: In) => void | Promise<void>,
+    logger: Logger,
+  ) {
+    this.subscription = webview.onDidReceiveMessage(async (raw: unknown) => {
+      const parsed = fromWebview.safeParse(raw);
+      if (!parsed.success) {
+        logger.warn(`Dropped an invalid message from a webview: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+        return;
+      }
+      if (parsed.data.type === 'ready') {
+        this.ready = true;
+        const pending = this.queue;
+        this.queue = [];
+        for (const m of pending) void this.webview.postMessage(m);
+      }
+      try {
+        await onMessage(parsed.data);
+      } catch (e) {
+        logger.error(e instanceof Error ? e : String(e));
+      }
+    });
+  }
+
+  /** The page reloaded (html replaced): wait for its next `ready`. */
+  reset(): void {
+    this.ready = false;
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** Sends now if the page is ready, otherwise after its `ready`. Only the latest message of a type is kept. */
+  post(message: Out): void {
+    if (this.ready) {
+      void this.webview.postMessage(message);
+      return;
+    }
+    this.queue = [...this.queue.filter((m) => m.type !== message.type), message];
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}
