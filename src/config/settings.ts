@@ -15,6 +15,13 @@ export const SettingKeys = {
   profiles: 'profiles',
   requestTimeoutSeconds: 'requestTimeoutSeconds',
   rateLimitWarningPercent: 'rateLimitWarningPercent',
+  // Job runner (issue 5): where outputs go, whether URLs are downloaded, which files get a CodeLens, history size.
+  jobsOutputsDirectory: 'jobs.outputsDirectory',
+  jobsDownloadOutputs: 'jobs.downloadOutputs',
+  jobsMaxDownloadMegabytes: 'jobs.maxDownloadMegabytes',
+  jobsDownloadTimeoutSeconds: 'jobs.downloadTimeoutSeconds',
+  jobsInputFilePattern: 'jobs.inputFilePattern',
+  jobsHistoryLimit: 'jobs.historyLimit',
 } as const;
 
 /** A connection profile: a name and the two hosts of the spec (SPEC 4.1 `{base_url}`, 4.2 `{serverless_url}`). */
@@ -135,6 +142,34 @@ export class Settings implements vscode.Disposable {
   rateLimitWarningShare(): number {
     const p = this.anyScope<number>(SettingKeys.rateLimitWarningPercent, 10);
     return Number.isFinite(p) ? Math.min(Math.max(p, 0), 100) / 100 : 0.1;
+  }
+
+  // --- Job runner (issue 5). None of these decides where the key goes: any scope may set them.
+  /** Outputs folder, relative to the workspace folder (or absolute). */
+  outputsDirectory(): string {
+    const v = this.anyScope<string>(SettingKeys.jobsOutputsDirectory, '.serverless-outputs');
+    return typeof v === 'string' && v.trim() ? v.trim() : '.serverless-outputs';
+  }
+  /** Download https outputs of public endpoints (never with the API key). */
+  downloadOutputs(): boolean {
+    return this.anyScope<boolean>(SettingKeys.jobsDownloadOutputs, true) !== false;
+  }
+  maxDownloadBytes(): number {
+    const mb = this.anyScope<number>(SettingKeys.jobsMaxDownloadMegabytes, 500);
+    return (Number.isFinite(mb) && mb > 0 ? mb : 500) * 1024 * 1024;
+  }
+  downloadTimeoutMs(): number {
+    const s = this.anyScope<number>(SettingKeys.jobsDownloadTimeoutSeconds, 120);
+    return (Number.isFinite(s) && s > 0 ? s : 120) * 1000;
+  }
+  /** Glob of the files that get the Run CodeLens. */
+  inputFilePattern(): string {
+    const v = this.anyScope<string>(SettingKeys.jobsInputFilePattern, '**/*.input.json');
+    return typeof v === 'string' && v.trim() ? v.trim() : '**/*.input.json';
+  }
+  historyLimit(): number {
+    const n = this.anyScope<number>(SettingKeys.jobsHistoryLimit, 100);
+    return Number.isFinite(n) && n >= 1 ? Math.floor(n) : 100;
   }
 }
 
