@@ -1,0 +1,144 @@
+// Keeps a finished job's outputs on disk the moment it completes: the service deletes dedicated results after
+// 30 minutes and public output URLs expire after 7 days (SPEC 8.6, 8.7), so later is too late.
+// Layout: <dir>/<safe endpoint id>/<safe job id>/{image-1-seed-42.png, video-1.mp4, ..., job.json}.
+// Nothing that could be saved is thrown away: a failed download is recorded in job.json and the rest is
+// still written.
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import type { Job, JobInput } from '../schemas';
+import { downloadToFile, DownloadFailed } from './download';
+import { outputCost, type MediaKind, type OutputPart } from './outputs';
+import { safeFileName } from './safeFileName';
+
+export interface SaveJobOutputsOptions {
+  /** The outputs folder; created if missing. */
+  dir: string;
+  endpointId: string;
+  job: Job;
+  /** The input that was sent (job.input is only echoed on in-progress answers, SPEC 2.7). */
+  input: JobInput | undefined;
+  /** Path of the input file the job was run from, recorded in job.json. */
+  inputFile?: string;
+  /** parseOutputs(job.output). */
+  parts: OutputPart[];
+  /** Download https (and loopback http) outputs; when false their URLs are only recorded. */
+  download: boolean;
+  maxDownloadBytes: number;
+  downloadTimeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface SavedFile {
+  /** File name inside `folder`. */
+  name: string;
+  path: string;
+  kind: 'png' | MediaKind;
+  bytes: number;
+  /** Where in the output it came from, e.g. "output[0].image_url". */
+  field: string;
+  seed?: number;
+  /** The URL it was downloaded from. */
+  url?: string;
+  contentType?: string;
+}
+export interface FailedDownload { field: string; url: string; reason: string }
+export interface LinkOnly { field: string; kind: MediaKind; url: string }
+export interface RejectedOutput { field: string; reason: string }
+
+export interface SavedJobOutputs {
+  folder: string;
+  jobJsonPath: string;
+  files: SavedFile[];
+  failedDownloads: FailedDownload[];
+  /** URLs recorded but not downloaded (download was false). */
+  links: LinkOnly[];
+  rejected: RejectedOutput[];
+}
+
+export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<SavedJobOutputs> {
+  const { dir, endpointId, job, parts } = options;
+  const root = resolve(dir);
+  const folder = join(root, safeFileName(endpointId), safeFileName(job.id));
+  // safeFileName already guarantees this; the check keeps it true if that function ever changes.
+  if (!folder.startsWith(root + sep)) throw new Error(`refusing to write outside ${root}`);
+  await mkdir(folder, { recursive: true });
+
+  const files: SavedFile[] = [];
+  const failedDownloads: FailedDownload[] = [];
+  const links: LinkOnly[] = [];
+  const rejected: RejectedOutput[] = [];
+  const counters = { image: 0, video: 0, audio: 0 };
+  const downloads: Array<Promise<void>> = [];
+
+  for (const part of parts) {
+    switch (part.kind) {
+      case 'png': {
+        const name = `image-${++counters.image}${part.seed !== undefined ? `-seed-${part.seed}` : ''}.png`;
+        const path = join(folder, name);
+        await writeFile(path, part.bytes);
+        files.push({ name, path, kind: 'png', bytes: part.bytes.byteLength, field: part.field, ...seedOf(part.seed) });
+        break;
+      }
+      case 'image':
+      case 'video':
+      case 'audio': {
+        const base = `${part.kind}-${++counters[part.kind]}${part.seed !== undefined ? `-seed-${part.seed}` : ''}`;
+        if (!options.download) {
+          links.push({ field: part.field, kind: part.kind, url: part.url });
+          break;
+        }
+        const signal = options.signal;
+        downloads.push(
+          downloadToFile(part.url, join(folder, base), {
+            maxBytes: options.maxDownloadBytes,
+            timeoutMs: options.downloadTimeoutMs,
+            ...(signal ? { signal } : {}),
+          }).then(
+            (d) => {
+              const name = d.path.slice(folder.length + 1);
+              files.push({ name, path: d.path, kind: part.kind, bytes: d.bytes, field: part.field, ...seedOf(part.seed), url: part.url, ...(d.contentType ? { contentType: d.contentType } : {}) });
+            },
+            (e: unknown) => {
+              failedDownloads.push({ field: part.field, url: part.url, reason: e instanceof DownloadFailed ? e.message : `could not save: ${(e as Error).message}` });
+            },
+          ),
+        );
+        break;
+      }
+      case 'rejected':
+        rejected.push({ field: part.field, reason: part.reason });
+        break;
+      case 'json':
+        break; // kept in job.json through the full job object
+    }
+  }
+  await Promise.all(downloads);
+  // Downloads finish in any order; the record lists files in output order.
+  const order = new Map(parts.map((p, i) => [p.field, i]));
+  files.sort((a, b) => (order.get(a.field) ?? 0) - (order.get(b.field) ?? 0));
+
+  const cost = outputCost(job.output);
+  const record = {
+    endpointId,
+    jobId: job.id,
+    status: job.status,
+    savedAt: new Date().toISOString(),
+    ...(options.inputFile !== undefined ? { inputFile: options.inputFile } : {}),
+    input: options.input ?? job.input ?? null,
+    timings: { delayTimeMs: job.delayTime ?? null, executionTimeMs: job.executionTime ?? null },
+    ...(cost !== undefined ? { costUsd: cost } : {}),
+    files: files.map(({ path: _path, ...f }) => f),
+    failedDownloads,
+    links,
+    rejected,
+    job,
+  };
+  const jobJsonPath = join(folder, 'job.json');
+  await writeFile(`${jobJsonPath}.part`, `${JSON.stringify(record, null, 2)}\n`);
+  await rename(`${jobJsonPath}.part`, jobJsonPath);
+  return { folder, jobJsonPath, files, failedDownloads, links, rejected };
+}
+
+function seedOf(seed: number | undefined): { seed?: number } {
+  return seed !== undefined ? { seed } : {};
+}

@@ -1,0 +1,197 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
+import { parseOutputs } from '../../../src/core/outputs/outputs';
+import { saveJobOutputs, type SaveJobOutputsOptions } from '../../../src/core/outputs/saveOutputs';
+import { safeFileName } from '../../../src/core/outputs/safeFileName';
+import { extensionFor } from '../../../src/core/outputs/download';
+import { aPng, aPngDataUri } from '../builders/png';
+import type { Job } from '../../../src/core/schemas';
+
+const seen: IncomingHttpHeaders[] = [];
+let server: Server;
+let base: string;
+let dir: string;
+
+before(async () => {
+  server = createServer((req, res) => {
+    seen.push(req.headers);
+    const url = req.url ?? '/';
+    if (url === '/a.png') { res.writeHead(200, { 'content-type': 'image/png' }); res.end(aPng(4, 4)); return; }
+    if (url === '/clip') { res.writeHead(200, { 'content-type': 'video/mp4' }); res.end(Buffer.alloc(1000, 1)); return; }
+    if (url === '/sound.wav') { res.writeHead(200, { 'content-type': 'application/octet-stream' }); res.end(Buffer.alloc(10, 2)); return; }
+    if (url === '/page.html') { res.writeHead(200); res.end('<html>'); return; }
+    if (url === '/big') { res.writeHead(200, { 'content-type': 'image/png', 'content-length': '100000' }); res.end(Buffer.alloc(100_000)); return; }
+    if (url === '/endless') {
+      // No Content-Length: the cap must be enforced while streaming.
+      res.writeHead(200, { 'content-type': 'video/mp4' });
+      const timer = setInterval(() => res.write(Buffer.alloc(16_384)), 1);
+      res.on('close', () => clearInterval(timer));
+      return;
+    }
+    if (url === '/stall') { res.writeHead(200, { 'content-type': 'video/mp4' }); res.write(Buffer.alloc(10)); return; }
+    if (url === '/gone') { res.writeHead(404); res.end(); return; }
+    if (url === '/to-png') { res.writeHead(302, { location: '/a.png' }); res.end(); return; }
+    if (url === '/to-elsewhere') { res.writeHead(302, { location: 'http://example.com/x.png' }); res.end(); return; }
+    res.writeHead(500); res.end();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  dir = await mkdtemp(join(tmpdir(), 'outputs-test-'));
+});
+
+after(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  await rm(dir, { recursive: true, force: true });
+});
+
+function aJob(id: string, output: unknown, extra: Partial<Job> = {}): Job {
+  return { id, status: 'COMPLETED', delayTime: 120, executionTime: 3400, workerId: 'w1', output, ...extra };
+}
+
+function options(job: Job, more: Partial<SaveJobOutputsOptions> = {}): SaveJobOutputsOptions {
+  return {
+    dir, endpointId: 'ep-1', job, input: { prompt: 'a cat' }, parts: parseOutputs(job.output),
+    download: true, maxDownloadBytes: 50_000, downloadTimeoutMs: 30_000, ...more,
+  };
+}
+
+describe('saveJobOutputs', () => {
+  test('decoded PNGs are written with their seed in the name, and job.json records everything', async () => {
+    const job = aJob('job-png', [{ image_url: aPngDataUri(3, 3), seed: 42 }, { image_url: aPngDataUri(2, 2), seed: 43 }, { image_url: 'javascript:alert(1)' }]);
+    const saved = await saveJobOutputs(options(job, { inputFile: '/work/inputs/cat.json' }));
+    assert.equal(saved.folder, join(resolve(dir), 'ep-1', 'job-png'));
+    assert.deepEqual(saved.files.map((f) => f.name), ['image-1-seed-42.png', 'image-2-seed-43.png']);
+    assert.deepEqual(await readFile(join(saved.folder, 'image-1-seed-42.png')), aPng(3, 3));
+    const record = JSON.parse(await readFile(saved.jobJsonPath, 'utf8'));
+    assert.equal(record.jobId, 'job-png');
+    assert.equal(record.endpointId, 'ep-1');
+    assert.equal(record.inputFile, '/work/inputs/cat.json');
+    assert.deepEqual(record.input, { prompt: 'a cat' });
+    assert.deepEqual(record.timings, { delayTimeMs: 120, executionTimeMs: 3400 });
+    assert.deepEqual(record.files.map((f: { name: string; seed: number; bytes: number }) => [f.name, f.seed, f.bytes]), [
+      ['image-1-seed-42.png', 42, aPng(3, 3).length], ['image-2-seed-43.png', 43, aPng(2, 2).length],
+    ]);
+    assert.equal(record.rejected.length, 1);
+    assert.match(record.rejected[0].reason, /javascript:/);
+    assert.deepEqual(record.job, JSON.parse(JSON.stringify(job)));
+    assert.deepEqual((await readdir(saved.folder)).sort(), ['image-1-seed-42.png', 'image-2-seed-43.png', 'job.json']);
+  });
+
+  test('loopback URLs are downloaded without any credential, named from the Content-Type or the URL', async () => {
+    const before = seen.length;
+    const job = aJob('job-dl', { image_url: `${base}/a.png`, video_url: `${base}/clip`, audio_url: `${base}/sound.wav`, cost: 0.5 });
+    const saved = await saveJobOutputs(options(job));
+    assert.deepEqual(saved.failedDownloads, []);
+    assert.deepEqual(saved.files.map((f) => [f.name, f.bytes]), [['image-1.png', aPng(4, 4).length], ['video-1.mp4', 1000], ['audio-1.wav', 10]]);
+    assert.deepEqual(await readFile(join(saved.folder, 'image-1.png')), aPng(4, 4));
+    const requests = seen.slice(before);
+    assert.equal(requests.length, 3);
+    for (const h of requests) {
+      assert.equal(h.authorization, undefined);
+      assert.equal(h.cookie, undefined);
+      assert.equal(h['proxy-authorization'], undefined);
+    }
+    const record = JSON.parse(await readFile(saved.jobJsonPath, 'utf8'));
+    assert.equal(record.costUsd, 0.5);
+    assert.equal(record.files[1].url, `${base}/clip`);
+  });
+
+  test('a failed download is recorded with its reason and the rest is still saved', async () => {
+    const job = aJob('job-mixed', [
+      { image_url: `${base}/gone`, seed: 1 },
+      { image_url: `${base}/big`, seed: 2 },
+      { image_url: `${base}/to-elsewhere`, seed: 3 },
+      { image_url: `${base}/to-png`, seed: 4 },
+      { image_url: aPngDataUri(), seed: 5 },
+    ]);
+    const saved = await saveJobOutputs(options(job));
+    assert.deepEqual(saved.files.map((f) => f.name), ['image-4-seed-4.png', 'image-5-seed-5.png']);
+    const reasons = Object.fromEntries(saved.failedDownloads.map((f) => [f.url.slice(base.length), f.reason]));
+    assert.match(reasons['/gone']!, /answered 404/);
+    assert.match(reasons['/big']!, /over the limit of 50000 bytes/);
+    assert.match(reasons['/to-elsewhere']!, /redirected to http:\/\/example\.com/);
+    const record = JSON.parse(await readFile(saved.jobJsonPath, 'utf8'));
+    assert.equal(record.failedDownloads.length, 3);
+    assert.deepEqual((await readdir(saved.folder)).sort(), ['image-4-seed-4.png', 'image-5-seed-5.png', 'job.json']);
+  });
+
+  test('the size cap holds for a body with no Content-Length, and no partial file is left', async () => {
+    const saved = await saveJobOutputs(options(aJob('job-endless', { video_url: `${base}/endless` })));
+    assert.equal(saved.files.length, 0);
+    assert.match(saved.failedDownloads[0]!.reason, /larger than the limit/);
+    assert.deepEqual(await readdir(saved.folder), ['job.json']);
+  });
+
+  test('a stalled download times out, is recorded, and leaves no partial file', async () => {
+    const saved = await saveJobOutputs(options(aJob('job-stall', { video_url: `${base}/stall` }), { downloadTimeoutMs: 300 }));
+    assert.match(saved.failedDownloads[0]!.reason, /no complete answer within/);
+    assert.deepEqual(await readdir(saved.folder), ['job.json']);
+  });
+
+  test('cancelling stops downloads but job.json is still written', async () => {
+    const controller = new AbortController();
+    const pending = saveJobOutputs(options(aJob('job-cancel', { video_url: `${base}/stall` }), { signal: controller.signal }));
+    setImmediate(() => controller.abort());
+    const saved = await pending;
+    assert.match(saved.failedDownloads[0]!.reason, /cancelled/);
+    assert.ok(JSON.parse(await readFile(saved.jobJsonPath, 'utf8')).failedDownloads.length === 1);
+  });
+
+  test('with download off, URLs are only recorded', async () => {
+    const before = seen.length;
+    const saved = await saveJobOutputs(options(aJob('job-links', { image_url: `${base}/a.png` }), { download: false }));
+    assert.equal(seen.length, before);
+    assert.deepEqual(saved.links, [{ field: 'output.image_url', kind: 'image', url: `${base}/a.png` }]);
+  });
+
+  test('a hostile URL extension does not become the file extension', async () => {
+    const saved = await saveJobOutputs(options(aJob('job-html', { image_url: `${base}/page.html` })));
+    assert.deepEqual(saved.files.map((f) => f.name), ['image-1.bin']);
+  });
+
+  for (const [endpointId, jobId] of [['ep', '../../escaped'], ['../..', '..'], ['a/b\\c', 'x:y\0z'], ['CON', 'nul.txt'], ['ep', '/etc/passwd'], ['ep', 'C:\\Windows']]) {
+    test(`ids ${JSON.stringify(endpointId)} / ${JSON.stringify(jobId)} cannot leave the outputs folder`, async () => {
+      const saved = await saveJobOutputs(options(aJob(jobId!, [{ image_url: aPngDataUri(), seed: 1 }]), { endpointId: endpointId! }));
+      const rel = relative(resolve(dir), saved.folder);
+      assert.ok(!rel.startsWith('..') && !rel.includes('\0'), rel);
+      assert.equal(rel.split(sep).length, 2, rel);
+      for (const segment of rel.split(sep)) assert.match(segment, /^[A-Za-z0-9_][A-Za-z0-9._-]*$/);
+      assert.ok((await readdir(saved.folder)).includes('job.json'));
+    });
+  }
+});
+
+describe('safeFileName', () => {
+  test('keeps ordinary ids unchanged', () => {
+    assert.equal(safeFileName('sync-1f2e3d4c-5b6a'), 'sync-1f2e3d4c-5b6a');
+  });
+  test('different unsafe ids never collide', () => {
+    assert.notEqual(safeFileName('a/b'), safeFileName('a_b'));
+    assert.notEqual(safeFileName('a/b'), safeFileName('a\\b'));
+    assert.equal(safeFileName('a_b'), 'a_b');
+  });
+  test('reserved Windows names and dot names are changed', () => {
+    for (const name of ['CON', 'con', 'aux.png', 'LPT1', 'COM9', '.', '..', '...', '', 'name. ']) {
+      const safe = safeFileName(name);
+      assert.ok(!/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(safe) && !/^\./.test(safe) && !/[. ]$/.test(safe) && safe.length > 0, `${name} -> ${safe}`);
+    }
+  });
+  test('long names are shortened', () => {
+    assert.ok(safeFileName('x'.repeat(500)).length <= 90);
+  });
+});
+
+describe('extensionFor', () => {
+  test('Content-Type first, then a known media extension of the URL, else bin', () => {
+    assert.equal(extensionFor('image/jpeg', '/a.png'), 'jpg');
+    assert.equal(extensionFor('application/octet-stream', '/a.WEBM'), 'webm');
+    assert.equal(extensionFor(undefined, '/a.exe'), 'bin');
+    assert.equal(extensionFor(undefined, '/noext'), 'bin');
+  });
+});
