@@ -1,0 +1,406 @@
+#!/usr/bin/env node
+// Runs the editor suites (dist/test/editor/index.js, bundled by scripts/build.mjs) inside a real VS Code:
+// code-server 4.100.3 (= VS Code 1.100.3) on 127.0.0.1 with its workbench opened in Debian's Chromium by
+// playwright-core. The extension is loaded from the repository (extensionDevelopmentPath) or, with --vsix,
+// installed from a packaged .vsix. Prints each test's result and, as its very last line, `N passed, N failed`;
+// exits 1 when anything failed, timed out or crashed.
+//
+// usage: node test/editor-host/run.mjs [--vsix FILE] [--grep PATTERN] [--timeout MS] [--keep]
+//   --vsix FILE    install FILE with `code-server --install-extension` and test that instead of the source tree
+//   --grep PATTERN only the tests whose full title matches (mocha grep)
+//   --timeout MS   the whole run (default 300000, or EDITOR_TEST_TIMEOUT_MS)
+//   --keep         keep the run's temporary folder (user data, logs, workspace copy) and print where it is
+// env: UPDATE_SCREENSHOTS=1 lets `screenshot(name, { docs: true })` refresh docs/images/<name>.png.
+//      CHROMIUM_PATH (default /usr/bin/chromium).
+//
+// While the suite runs, a control server on 127.0.0.1 (its URL handed to the extension host in
+// SERVERLESS_GPU_TEST_DRIVER_URL) lets the tests drive the page: see test/editor/support/driver.ts.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { format, parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+
+const HOST_DIR = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HOST_DIR, '../..');
+const TESTS_ENTRY = path.join(REPO, 'dist/test/editor/index.js');
+const FIXTURE_WORKSPACE = path.join(REPO, 'test/editor/fixtures/workspace');
+const ARTIFACTS = path.join(HOST_DIR, 'artifacts');
+const DOCS_IMAGES = path.join(REPO, 'docs/images');
+const CODE_SERVER = path.join(HOST_DIR, 'node_modules/code-server/out/node/entry.js');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+// Must match test/editor/support/protocol.ts.
+const EVENT_MARKER = '@@serverless-gpu-editor-test@@';
+const ENV = { driverUrl: 'SERVERLESS_GPU_TEST_DRIVER_URL', grep: 'SERVERLESS_GPU_TEST_GREP', packaged: 'SERVERLESS_GPU_TEST_PACKAGED' };
+const DEFAULT_ACTION_TIMEOUT_MS = 30_000;
+
+const { values: opts } = parseArgs({
+  options: {
+    vsix: { type: 'string' },
+    grep: { type: 'string' },
+    timeout: { type: 'string', default: process.env.EDITOR_TEST_TIMEOUT_MS || '300000' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const RUN_TIMEOUT_MS = Number(opts.timeout);
+
+const counts = { passed: 0, failed: 0, pending: 0 };
+const cleanups = [];
+let finished = false;
+
+function fail(message) {
+  console.error(`editor tests: ${message}`);
+  counts.failed++;
+}
+
+async function cleanup() {
+  for (const fn of cleanups.reverse()) {
+    try {
+      await fn();
+    } catch {
+      // Best effort: a browser that already died must not keep the others alive.
+    }
+  }
+  cleanups.length = 0;
+}
+
+async function finish() {
+  if (finished) return;
+  finished = true;
+  await cleanup();
+  // CI (and scripts/test.mjs) read this line: it must be the last one.
+  console.log(`${counts.passed} passed, ${counts.failed} failed`);
+  process.exit(counts.failed > 0 || counts.passed === 0 ? 1 : 0);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    fail(`interrupted (${signal})`);
+    void finish();
+  });
+}
+
+function listenOnLoopback(server) {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve(server.address().port));
+  });
+}
+
+function freePort() {
+  const s = http.createServer();
+  return listenOnLoopback(s).then((port) => new Promise((r) => s.close(() => r(port))));
+}
+
+function slug(text) {
+  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 80) || 'unnamed';
+}
+
+/** Settings of the fresh user profile: no welcome page, no telemetry, nothing that reaches the network. */
+const USER_SETTINGS = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'telemetry.telemetryLevel': 'off',
+  'security.workspace.trust.enabled': false,
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'update.mode': 'none',
+  'git.enabled': false,
+  'chat.commandCenter.enabled': false,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// The driver: what test/editor/support/driver.ts asks for, done on the page with Playwright.
+
+function createDriver(page) {
+  const frames = (inWebview) => (inWebview ? page.frames().filter((f) => f !== page.mainFrame()) : [page.mainFrame()]);
+
+  /** The first element matching `selector` in the workbench or, with inWebview, in any webview frame. */
+  async function locate(selector, { inWebview = false, timeoutMs = DEFAULT_ACTION_TIMEOUT_MS, state = 'attached' } = {}) {
+    if (!inWebview) {
+      const loc = page.locator(selector).first();
+      await loc.waitFor({ state, timeout: timeoutMs });
+      return loc;
+    }
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      for (const frame of frames(true)) {
+        const loc = frame.locator(selector).first();
+        try {
+          if ((await loc.count()) > 0 && (state !== 'visible' || (await loc.isVisible()))) return loc;
+        } catch {
+          // A frame that navigated or closed while we looked: try the others.
+        }
+      }
+      if (Date.now() > deadline) throw new Error(`no webview frame has ${selector} (${state}) after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  async function countIn(selector, inWebview) {
+    let n = 0;
+    for (const frame of frames(inWebview)) n += await frame.locator(selector).count().catch(() => 0);
+    return n;
+  }
+
+  const actions = {
+    async type({ text }) {
+      await page.keyboard.type(String(text), { delay: 5 });
+    },
+    async press({ key }) {
+      await page.keyboard.press(String(key));
+    },
+    async click({ selector, inWebview, timeoutMs }) {
+      const loc = await locate(selector, { inWebview, timeoutMs, state: 'visible' });
+      await loc.click({ timeout: timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS });
+    },
+    async waitForSelector({ selector, inWebview, timeoutMs = DEFAULT_ACTION_TIMEOUT_MS, state = 'visible' }) {
+      if (!inWebview || state === 'attached' || state === 'visible') {
+        await locate(selector, { inWebview, timeoutMs, state });
+        return;
+      }
+      // detached / hidden inside webviews: wait until no frame shows it any more.
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        let present = false;
+        for (const frame of frames(true)) {
+          const loc = frame.locator(selector).first();
+          if (state === 'detached' ? (await loc.count().catch(() => 0)) > 0 : await loc.isVisible().catch(() => false)) present = true;
+        }
+        if (!present) return;
+        if (Date.now() > deadline) throw new Error(`${selector} still ${state === 'detached' ? 'attached' : 'visible'} after ${timeoutMs} ms`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async textContent({ selector, inWebview, timeoutMs }) {
+      const loc = await locate(selector, { inWebview, timeoutMs, state: 'attached' });
+      return (await loc.textContent()) ?? '';
+    },
+    async count({ selector, inWebview }) {
+      return countIn(selector, inWebview);
+    },
+    async screenshot({ name, selector, docs }) {
+      if (!/^[a-z0-9][a-z0-9-]*$/.test(String(name))) throw new Error(`bad screenshot name ${name}`);
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      const file = path.join(ARTIFACTS, `${name}.png`);
+      if (selector) await (await locate(selector, { state: 'visible' })).screenshot({ path: file });
+      else await page.screenshot({ path: file });
+      if (docs && process.env.UPDATE_SCREENSHOTS === '1') {
+        fs.mkdirSync(DOCS_IMAGES, { recursive: true });
+        fs.copyFileSync(file, path.join(DOCS_IMAGES, `${name}.png`));
+      }
+      return file;
+    },
+  };
+
+  // One action at a time, in the order asked: two tests' keystrokes must never interleave.
+  let queue = Promise.resolve();
+  return (action, body) => {
+    const fn = actions[action];
+    if (!fn) return Promise.reject(new Error(`unknown driver action ${action}`));
+    const result = queue.then(() => fn(body));
+    queue = result.catch(() => {});
+    return result;
+  };
+}
+
+async function startControlServer(getDriver) {
+  const token = randomBytes(16).toString('hex');
+  const server = http.createServer((req, res) => {
+    const reply = (status, body) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    const match = /^\/([0-9a-f]+)\/([A-Za-z]+)$/.exec(req.url ?? '');
+    if (req.method !== 'POST' || !match || match[1] !== token) return reply(404, { ok: false, error: 'not found' });
+    let raw = '';
+    req.setEncoding('utf8');
+    req.on('data', (d) => (raw += d));
+    req.on('end', async () => {
+      try {
+        const driver = getDriver();
+        if (!driver) throw new Error('the workbench page is not open yet');
+        const value = await driver(match[2], raw ? JSON.parse(raw) : {});
+        reply(200, { ok: true, value: value ?? null });
+      } catch (err) {
+        reply(200, { ok: false, error: err instanceof Error ? err.message.split('\n')[0] : String(err) });
+      }
+    });
+  });
+  const port = await listenOnLoopback(server);
+  cleanups.push(() => new Promise((r) => server.close(() => r())));
+  server.unref();
+  return `http://127.0.0.1:${port}/${token}`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+function startCodeServer(args, env) {
+  // Its own process group, so that stopping it also stops the extension host and file watcher it forks.
+  const child = spawn(process.execPath, [CODE_SERVER, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  cleanups.push(() => {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  });
+  let log = '';
+  const ready = new Promise((resolve, reject) => {
+    const onData = (d) => {
+      log += d;
+      if (/HTTP server listening/.test(log)) resolve();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`code-server exited with ${code} before it was ready:\n${log}`)));
+  });
+  return { child, ready, log: () => log };
+}
+
+function installVsix(vsix, baseArgs, env) {
+  const r = spawnSync(process.execPath, [CODE_SERVER, ...baseArgs, '--install-extension', vsix], { env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`code-server --install-extension ${vsix} failed (exit ${r.status}):\n${r.stdout}${r.stderr}`);
+  process.stdout.write(r.stdout);
+}
+
+/** In --vsix mode the workbench still needs an extensionDevelopmentPath to run tests: an empty extension. */
+function writeStubExtension(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: 'editor-test-stub', publisher: 'serverless-gpu-tests', version: '0.0.0', engines: { vscode: '^1.100.0' } }),
+  );
+  return dir;
+}
+
+async function main() {
+  const t0 = Date.now();
+  if (!fs.existsSync(CODE_SERVER)) throw new Error(`code-server is not installed: run bash test/editor-host/setup.sh`);
+  if (!fs.existsSync(TESTS_ENTRY)) throw new Error(`${path.relative(REPO, TESTS_ENTRY)} is missing: run node scripts/build.mjs`);
+  const vsix = opts.vsix ? path.resolve(opts.vsix) : undefined;
+  if (vsix && !fs.existsSync(vsix)) throw new Error(`no such .vsix: ${vsix}`);
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'serverless-gpu-editor-'));
+  if (opts.keep) console.log(`editor tests: keeping ${tmp}`);
+  else cleanups.unshift(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  const userData = path.join(tmp, 'user-data');
+  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify(USER_SETTINGS, null, 2));
+  const workspace = path.join(tmp, 'workspace');
+  fs.cpSync(FIXTURE_WORKSPACE, workspace, { recursive: true });
+  // code-server and Chromium write into the home folder unless every XDG folder points elsewhere.
+  const xdg = { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), XDG_CONFIG_HOME: path.join(tmp, 'xdg-config'), XDG_CACHE_HOME: path.join(tmp, 'xdg-cache') };
+
+  let driver;
+  const driverUrl = await startControlServer(() => driver);
+  const env = {
+    ...process.env,
+    ...xdg,
+    [ENV.driverUrl]: driverUrl,
+    ...(opts.grep ? { [ENV.grep]: opts.grep } : {}),
+    ...(vsix ? { [ENV.packaged]: '1' } : {}),
+  };
+  const baseArgs = ['--user-data-dir', userData, '--extensions-dir', path.join(tmp, 'extensions'), '--config', path.join(tmp, 'config.yaml')];
+  if (vsix) installVsix(vsix, baseArgs, env);
+  const extensionDevelopmentPath = vsix ? writeStubExtension(path.join(tmp, 'stub-extension')) : REPO;
+
+  const port = await freePort();
+  const cs = startCodeServer(
+    [...baseArgs, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
+      '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened'],
+    env,
+  );
+  await cs.ready;
+
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    env: { ...process.env, ...xdg },
+    // Without the background-networking flags Chromium keeps dialling Google's hosts, refused on this network.
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  cleanups.push(() => browser.close());
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
+  driver = createDriver(page);
+
+  let exitWith;
+  const exited = new Promise((r) => (exitWith = r));
+  let ended = false;
+  const failureShots = [];
+  const onEvent = (ev) => {
+    if (ev.event === 'pass') {
+      counts.passed++;
+      console.log(`  ✓ ${ev.title} (${ev.durationMs} ms)`);
+    } else if (ev.event === 'fail') {
+      counts.failed++;
+      console.log(`  ✗ ${ev.title}\n${String(ev.error).replace(/^/gm, '      ')}`);
+      const file = path.join(ARTIFACTS, `failed-${slug(ev.title)}.png`);
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      failureShots.push(page.screenshot({ path: file }).then(() => console.log(`    screenshot: ${path.relative(REPO, file)}`), () => {}));
+    } else if (ev.event === 'pending') {
+      counts.pending++;
+      console.log(`  - ${ev.title} (pending)`);
+    } else if (ev.event === 'end') {
+      ended = true;
+    }
+  };
+  await page.exposeFunction('codeAutomationLog', (_type, args) => {
+    const text = format(...(args || []));
+    for (const line of text.split('\n')) {
+      const at = line.indexOf(EVENT_MARKER);
+      if (at >= 0) {
+        try {
+          onEvent(JSON.parse(line.slice(at + EVENT_MARKER.length)));
+          continue;
+        } catch {
+          // Not ours after all: print it as it is.
+        }
+      }
+      if (line.trim()) console.log(`  [editor] ${line}`);
+    }
+  });
+  await page.exposeFunction('codeAutomationExit', (code) => exitWith(code));
+
+  // The hand-off VS Code's own browser integration tests use: the workbench reads these from `payload`.
+  // The vscode-remote authority must be exactly the host:port the page was opened on, with absolute paths.
+  const authority = `127.0.0.1:${port}`;
+  const payload = [
+    ['extensionDevelopmentPath', `vscode-remote://${authority}${extensionDevelopmentPath}`],
+    ['extensionTestsPath', `vscode-remote://${authority}${TESTS_ENTRY}`],
+    ['skipWelcome', 'true'],
+  ];
+  console.log(`editor tests: VS Code ${vsix ? `with ${path.basename(vsix)} installed` : 'with the extension from the source tree'}, workspace ${workspace}`);
+  await page.goto(`http://${authority}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
+
+  const remaining = RUN_TIMEOUT_MS - (Date.now() - t0);
+  let timer;
+  const code = await Promise.race([exited, new Promise((r) => (timer = setTimeout(() => r('timeout'), remaining)))]);
+  clearTimeout(timer);
+  await Promise.all(failureShots);
+  if (code !== 0) {
+    const file = path.join(ARTIFACTS, code === 'timeout' ? 'run-timed-out.png' : 'run-failed.png');
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: file }).catch(() => {});
+    console.log(`    screenshot: ${path.relative(REPO, file)}`);
+  }
+  if (code === 'timeout') fail(`no result after ${RUN_TIMEOUT_MS} ms (the extension host never finished the suite)`);
+  else if (code !== 0 && counts.failed === 0) fail(`the suite ended with exit code ${code} but reported no failing test (it did not load?)`);
+  else if (code === 0 && !ended) fail('the suite exited without its end event');
+  if (counts.passed === 0 && counts.failed === 0) fail('no test ran');
+  console.log(`editor tests: ${counts.pending} pending, took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+main().then(finish, (err) => {
+  fail(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  return finish();
+});

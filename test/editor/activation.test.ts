@@ -1,0 +1,70 @@
+// The extension comes up in a real VS Code: activation succeeds without touching the network, every command
+// in package.json is registered under our category, and "Show Logs" opens the log channel.
+// Runs first (scripts/build.mjs orders it so), before any other suite can activate the extension.
+import * as assert from 'node:assert/strict';
+import * as net from 'node:net';
+import * as vscode from 'vscode';
+import { count, driverAvailable, waitForSelector } from './support/driver';
+import { getExtension } from './support/extension';
+
+interface ContributedCommand {
+  command: string;
+  title: string;
+  category?: string;
+}
+
+suite('activation', () => {
+  test('activates without error and without any network request', async () => {
+    const ext = getExtension();
+    assert.equal(ext.isActive, false, 'nothing should have activated the extension before this suite');
+
+    // Every TCP connection (fetch, http, https, net all end in Socket#connect) and every fetch made while
+    // activate() runs, plus a settling second for work it deferred (no event marks "deferred work done").
+    const attempts: string[] = [];
+    const originalConnect = net.Socket.prototype.connect;
+    const originalFetch = globalThis.fetch;
+    net.Socket.prototype.connect = function (this: net.Socket, ...args: unknown[]) {
+      const stack = new Error().stack ?? '';
+      if (stack.includes(ext.extensionPath)) attempts.push(`socket connect ${JSON.stringify(args[0])}`);
+      return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, args);
+    } as typeof net.Socket.prototype.connect;
+    globalThis.fetch = ((input: Parameters<typeof fetch>[0], init?: RequestInit) => {
+      attempts.push(`fetch ${String(input instanceof Request ? input.url : input)}`);
+      return originalFetch(input, init);
+    }) as typeof fetch;
+    try {
+      await ext.activate();
+      await new Promise((r) => setTimeout(r, 1000));
+    } finally {
+      net.Socket.prototype.connect = originalConnect;
+      globalThis.fetch = originalFetch;
+    }
+    assert.equal(ext.isActive, true);
+    assert.deepEqual(attempts, [], 'activate() must not touch the network');
+  });
+
+  test('registers every contributed command, all under the "Serverless GPU" category', async () => {
+    const ext = getExtension();
+    await ext.activate();
+    const contributed = (ext.packageJSON.contributes?.commands ?? []) as ContributedCommand[];
+    assert.ok(contributed.length > 0, 'package.json contributes commands');
+    const registered = new Set(await vscode.commands.getCommands(true));
+    for (const c of contributed) {
+      assert.match(c.command, /^serverlessGpu\.[A-Za-z]+$/, `${c.command}: ids start with serverlessGpu.`);
+      assert.equal(c.category, 'Serverless GPU', `${c.command}: category`);
+      assert.ok(registered.has(c.command), `${c.command} is contributed but not registered by activate()`);
+    }
+    const events = (ext.packageJSON.activationEvents ?? []) as string[];
+    assert.ok(!events.includes('*'), 'never activate on startup for everything ("*")');
+  });
+
+  test('"Show Logs" opens the Serverless GPU log channel', async () => {
+    await getExtension().activate();
+    await vscode.commands.executeCommand('workbench.action.closePanel');
+    await vscode.commands.executeCommand('serverlessGpu.showLogs');
+    if (!driverAvailable()) return;
+    // The panel's Output view showing our channel: the line activate() logged, which no other channel has.
+    await waitForSelector('.part.panel .view-lines:has-text("activated serverless-gpu-tools.serverless-gpu-jobs")');
+    assert.equal(await count('.part.panel .view-lines:has-text("Bearer")'), 0);
+  });
+});

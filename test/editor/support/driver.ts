@@ -1,0 +1,91 @@
+// Drives the real workbench from a test running inside the extension host: the test asks, the runner
+// (test/editor-host/run.mjs) acts on the page with Playwright and answers. This is how a test answers an
+// input box by typing (e.g. "Set API Key", password: true), clicks in a webview, or takes a screenshot.
+//
+//   const pending = vscode.commands.executeCommand('serverlessGpu.setApiKey');
+//   await waitForSelector(QUICK_INPUT);
+//   await typeText('demo-key'); await press('Enter');
+//   await pending;
+//
+// Selectors are Playwright selectors (CSS, `text=…`, `:has-text()`). With `{ inWebview: true }` the selector
+// is looked for inside every webview's nested iframes (the workbench keeps each webview's content two
+// frames deep) and the first frame that has it is used; `webviewTitle` narrows that to the webview whose
+// tab/panel title matches.
+import { ENV } from './protocol';
+
+/** The workbench's quick input (input boxes and quick picks). */
+export const QUICK_INPUT = '.quick-input-widget:not([style*="display: none"]) input';
+/** A row of the visible quick pick, by its label text. */
+export const quickPickItem = (label: string): string => `.quick-input-widget .monaco-list-row:has-text(${JSON.stringify(label)})`;
+
+export interface FrameOptions {
+  /** Look inside webview frames instead of the workbench itself. */
+  inWebview?: boolean;
+  /** How long the runner keeps trying (default 30 s). */
+  timeoutMs?: number;
+}
+
+export interface WaitOptions extends FrameOptions {
+  state?: 'attached' | 'detached' | 'visible' | 'hidden';
+}
+
+export interface ScreenshotOptions {
+  /** Only this element (a workbench selector, e.g. '.part.sidebar'); default the whole page. */
+  selector?: string;
+  /**
+   * Also write docs/images/<name>.png, but only when the runner was started with UPDATE_SCREENSHOTS=1:
+   * CI never rewrites tracked files, a person refreshes the README's pictures on purpose.
+   */
+  docs?: boolean;
+}
+
+export function driverAvailable(): boolean {
+  return Boolean(process.env[ENV.driverUrl]);
+}
+
+async function call<T>(action: string, body: object): Promise<T> {
+  const base = process.env[ENV.driverUrl];
+  if (!base) throw new Error(`no driver: ${ENV.driverUrl} is not set (run the suite with test/editor-host/run.mjs)`);
+  const res = await fetch(`${base}/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer = (await res.json()) as { ok: boolean; value?: T; error?: string };
+  if (!answer.ok) throw new Error(`driver ${action} failed: ${answer.error ?? res.status}`);
+  return answer.value as T;
+}
+
+/** Types into whatever has keyboard focus (an input box the extension just opened, the editor…). */
+export function typeText(text: string): Promise<void> {
+  return call('type', { text });
+}
+
+/** Presses a key or chord, Playwright names: 'Enter', 'Escape', 'ArrowDown', 'Control+Shift+P'. */
+export function press(key: string): Promise<void> {
+  return call('press', { key });
+}
+
+export function click(selector: string, options: FrameOptions = {}): Promise<void> {
+  return call('click', { selector, ...options });
+}
+
+export function waitForSelector(selector: string, options: WaitOptions = {}): Promise<void> {
+  return call('waitForSelector', { selector, ...options });
+}
+
+/** The text of the first element matching `selector` (after waiting for it to be attached). */
+export function textContent(selector: string, options: FrameOptions = {}): Promise<string> {
+  return call('textContent', { selector, ...options });
+}
+
+/** How many elements match `selector` right now (0 when none; no waiting). */
+export function count(selector: string, options: FrameOptions = {}): Promise<number> {
+  return call('count', { selector, ...options });
+}
+
+/** Saves test/editor-host/artifacts/<name>.png (and docs/images/<name>.png, see `docs`); returns the artifact path. */
+export async function screenshot(name: string, options: ScreenshotOptions = {}): Promise<string> {
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new Error(`screenshot name "${name}": use lowercase letters, digits and dashes`);
+  return call('screenshot', { name, ...options });
+}
