@@ -1,16 +1,80 @@
-// The one test command (README, .ci/run): type-check, build, then every suite in turn.
-import { spawnSync } from 'node:child_process';
+// The one test command (README, .ci/run): type-check, build, then every suite in turn, the real-editor suite
+// last (its editor is installed by test/editor-host/setup.sh, a no-op once installed). Every suite runs even
+// when an earlier one failed, so one run shows everything that is broken; the last line printed is the total
+// over all suites, `N passed, N failed`, and the exit code is 1 if anything failed.
+//
+// usage: node scripts/test.mjs [--no-editor]   (--no-editor: skip the editor host, for a quick local loop)
+import { spawn } from 'node:child_process';
 
+const skipEditor = process.argv.includes('--no-editor');
+
+// kind: 'step' passes or fails as a whole; 'node-test' and 'editor' are suites whose counts are read from
+// their output (node's spec reporter prints `ℹ pass N` / `ℹ fail N`; the editor runner ends with
+// `N passed, N failed`). `gate`: when it fails, nothing after it can mean anything, so the run stops.
 const steps = [
-  ['type-check', 'npx', ['tsc', '-p', '.', '--noEmit']],
-  ['build', 'node', ['scripts/build.mjs']],
-  ['unit tests', 'node', ['scripts/run-node-tests.mjs', 'test/unit']],
+  { name: 'type-check', cmd: 'npx', args: ['tsc', '-p', '.', '--noEmit'], kind: 'step' },
+  { name: 'build', cmd: 'node', args: ['scripts/build.mjs'], kind: 'step', gate: true },
+  { name: 'unit tests', cmd: 'node', args: ['scripts/run-node-tests.mjs', 'test/unit'], kind: 'node-test' },
+  ...(skipEditor
+    ? []
+    : [
+        { name: 'editor host setup', cmd: 'bash', args: ['test/editor-host/setup.sh'], kind: 'step', gate: true },
+        { name: 'real-editor suites', cmd: 'node', args: ['test/editor-host/run.mjs'], kind: 'editor' },
+      ]),
 ];
-for (const [name, cmd, args] of steps) {
-  console.log(`\n=== ${name}`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit' });
-  if (r.status !== 0) {
-    console.error(`\n${name} failed (exit ${r.status ?? r.signal})`);
-    process.exit(1);
+
+/** Runs a command with its output shown as it comes and also kept, for the counts. */
+function run(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['inherit', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      process.stdout.write(d);
+    });
+    child.stderr.on('data', (d) => process.stderr.write(d));
+    child.on('error', (err) => {
+      out += String(err);
+      resolve({ code: 1, out });
+    });
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), out }));
+  });
+}
+
+function countsOf(kind, out) {
+  const last = (re) => {
+    const all = [...out.matchAll(re)];
+    return all.length ? Number(all[all.length - 1][1]) : undefined;
+  };
+  if (kind === 'node-test') return { passed: last(/^ℹ pass (\d+)/gm), failed: last(/^ℹ fail (\d+)/gm) };
+  if (kind === 'editor') {
+    const m = /(\d+) passed, (\d+) failed\s*$/.exec(out);
+    return { passed: m ? Number(m[1]) : undefined, failed: m ? Number(m[2]) : undefined };
+  }
+  return { passed: undefined, failed: undefined };
+}
+
+const total = { passed: 0, failed: 0 };
+const summary = [];
+for (const step of steps) {
+  console.log(`\n=== ${step.name}`);
+  const started = Date.now();
+  const { code, out } = await run(step.cmd, step.args);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const { passed, failed } = countsOf(step.kind, out);
+  total.passed += passed ?? 0;
+  // A step that fails without saying how many tests failed (a type error, a crash) still counts as one failure,
+  // so the closing line can never read "0 failed" on a failing run.
+  const failures = code !== 0 ? Math.max(failed ?? 0, 1) : (failed ?? 0);
+  total.failed += failures;
+  const counted = passed === undefined ? '' : `: ${passed} passed, ${failures} failed`;
+  summary.push(`${code === 0 ? 'ok  ' : 'FAIL'} ${step.name}${counted} (${seconds} s)`);
+  if (code !== 0 && step.gate) {
+    summary.push(`     stopped: nothing after "${step.name}" can run`);
+    break;
   }
 }
+
+console.log(`\n=== summary\n${summary.join('\n')}`);
+console.log(`${total.passed} passed, ${total.failed} failed`);
+process.exit(total.failed > 0 ? 1 : 0);
