@@ -1,0 +1,157 @@
+// Emulator figures (issue #3 "Done when"): the time to serve one year of hourly buckets for 20 endpoints
+// (175,200 records) in one response, and the status route's throughput on loopback. Both run against the built
+// CLI as a separate process, as users and the tests do, and each has a baseline measured in the same run: a
+// trivial node:http server, also in its own process, that returns the very same bytes (the transfer and
+// client cost alone), so the ratio is what the emulator's own work adds.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startEmulator, type Emulator } from '../emulator/harness';
+import type { BenchContext } from './context';
+
+const ENDPOINTS = 20;
+const YEAR_START = '2025-01-01T00:00:00Z';
+const YEAR_END = '2026-01-01T00:00:00Z';
+const KEY = 'bench-key';
+/** Status requests per measured run, and how many are in flight at once. */
+const STATUS_REQUESTS = 3000;
+const CONCURRENCY = 8;
+
+/** One usage event per endpoint per day of 2025: every endpoint has usage, so every one gets 8,760 records. */
+function benchConfig() {
+  const endpoints = Array.from({ length: ENDPOINTS }, (_, i) => ({ id: `endpoint-${String(i).padStart(2, '0')}`, kind: 'echo', queueMs: 0, executionMs: 0 }));
+  const usage = [];
+  for (let d = 0; d < 365; d++) {
+    for (const [i, e] of endpoints.entries()) {
+      const t = new Date(Date.parse(YEAR_START) + d * 86_400_000 + ((i * 7919 + d * 104729) % 86_400) * 1000);
+      usage.push({ serverlessId: e.id, time: t.toISOString(), gpuAmount: 0.5 + (i % 5) * 0.25, cpuAmount: 0.125, diskAmount: 0.0625, feeAmount: 0.25 });
+    }
+  }
+  return {
+    now: '2026-03-01T12:00:00Z',
+    rateLimits: { minute: 10_000_000, hour: 100_000_000, day: 1_000_000_000 },
+    retentionMinutes: 1_000_000,
+    users: [{ id: 'bench', keys: [{ key: KEY, scopes: ['billing:read', 'jobs:run', 'jobs:read'] }], endpoints, usage }],
+  };
+}
+
+/** A node:http server in its own process that answers every request with the bytes of `file`. */
+async function startBaselineServer(body: Buffer, contentType: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-baseline-'));
+  const file = join(dir, 'body');
+  writeFileSync(file, body);
+  const code = `
+    const http = require('node:http');
+    const body = require('node:fs').readFileSync(process.argv[1]);
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': process.argv[2], 'content-length': body.length });
+        res.end(body);
+      });
+    });
+    server.listen(0, '127.0.0.1', () => console.log('http://127.0.0.1:' + server.address().port));
+    process.on('SIGTERM', () => server.close(() => process.exit(0)));
+  `;
+  const proc: ChildProcess = spawn(process.execPath, ['-e', code, file, contentType], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [line] = (await once(proc.stdout!, 'data')) as [Buffer];
+  const url = /http:\/\/[^\s]+/.exec(line.toString())![0];
+  return {
+    url,
+    stop: async () => {
+      proc.kill('SIGTERM');
+      await once(proc, 'exit');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** GET with the whole body read; a new connection each time (one big response: connection setup is noise). */
+function fetchAll(url: string, agent?: http.Agent): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { headers: { authorization: `Bearer ${KEY}` }, agent: agent ?? false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => (res.statusCode === 200 ? resolve(Buffer.concat(chunks)) : reject(new Error(`${url}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`))));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+}
+
+/** `total` GETs of `url`, `CONCURRENCY` in flight on keep-alive connections; returns requests per second. */
+async function throughput(url: string): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  try {
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+      while (next < STATUS_REQUESTS) {
+        next++;
+        await fetchAll(url, agent);
+      }
+    }));
+    return STATUS_REQUESTS / ((performance.now() - t0) / 1000);
+  } finally {
+    agent.destroy();
+  }
+}
+
+export default async function emulatorBench(ctx: BenchContext): Promise<void> {
+  let emu: Emulator | undefined;
+  const baselines: Array<{ stop: () => Promise<void> }> = [];
+  try {
+    emu = await startEmulator(benchConfig(), { admin: false });
+
+    // 1. One year of hourly buckets for 20 endpoints in one response.
+    const billingUrl = `${emu.url}/v2/billing/serverless?bucketSize=hour&startTime=${encodeURIComponent(YEAR_START)}&endTime=${encodeURIComponent(YEAR_END)}`;
+    const body = await fetchAll(billingUrl);
+    const parsed = JSON.parse(body.toString('utf8'));
+    if (parsed.metadata.recordCount !== 365 * 24 * ENDPOINTS || parsed.records.length !== 365 * 24 * ENDPOINTS) {
+      throw new Error(`expected ${365 * 24 * ENDPOINTS} records, got ${parsed.records.length} (recordCount ${parsed.metadata.recordCount})`);
+    }
+    ctx.log(`billing: ${parsed.records.length} records, ${(body.length / 1e6).toFixed(1)} MB`);
+    ctx.report('emulator.billingYearHourly.records', parsed.records.length, 'records');
+    ctx.report('emulator.billingYearHourly.bytes', body.length, 'bytes');
+    const sameBytes = await startBaselineServer(body, 'application/json');
+    baselines.push(sameBytes);
+    const big = await ctx.compare(() => fetchAll(sameBytes.url), () => fetchAll(billingUrl), { iterations: 7, warmup: 1 });
+    ctx.report('emulator.billingYearHourly.baselineSameBytes', big.baseline.medianMs, 'ms');
+    ctx.report('emulator.billingYearHourly', big.candidate.medianMs, 'ms', { name: 'emulator.billingYearHourly.baselineSameBytes', value: big.baseline.medianMs });
+
+    // 2. Status-route throughput: GET /status of one finished job, over and over.
+    const run = JSON.parse((await new Promise<Buffer>((resolve, reject) => {
+      const req = http.request(`${emu!.url}/v2/endpoint-00/runsync`, { method: 'POST', agent: false, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve(Buffer.concat(chunks)));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ input: { prompt: 'bench' } }));
+    })).toString());
+    if (run.status !== 'COMPLETED') throw new Error(`runsync did not complete: ${JSON.stringify(run)}`);
+    const statusUrl = `${emu.url}/v2/endpoint-00/status/${encodeURIComponent(run.id)}`;
+    const statusBody = await fetchAll(statusUrl);
+    const tiny = await startBaselineServer(statusBody, 'application/json');
+    baselines.push(tiny);
+    // Alternate baseline and emulator runs so that load elsewhere on the machine hits both alike.
+    const rpsBase: number[] = [];
+    const rpsEmu: number[] = [];
+    await throughput(tiny.url);
+    await throughput(statusUrl);
+    for (let i = 0; i < 3; i++) {
+      rpsBase.push(await throughput(tiny.url));
+      rpsEmu.push(await throughput(statusUrl));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    ctx.log(`status: ${STATUS_REQUESTS} requests x 3 runs, ${CONCURRENCY} in flight, ${statusBody.length}-byte body`);
+    ctx.report('emulator.statusRps.baselineTinyServer', Math.round(median(rpsBase)), 'req/s');
+    ctx.report('emulator.statusRps', Math.round(median(rpsEmu)), 'req/s', { name: 'emulator.statusRps.baselineTinyServer', value: Math.round(median(rpsBase)) });
+  } finally {
+    for (const b of baselines) await b.stop();
+    await emu?.stop();
+  }
+}
