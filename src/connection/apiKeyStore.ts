@@ -20,7 +20,8 @@ export class ApiKeyStore implements vscode.Disposable {
   /** Every key this window has read or stored, so logs and messages can redact them by value. */
   private readonly seen = new Set<string>();
 
-  constructor(private readonly secrets: vscode.SecretStorage) {
+  /** `onNewKey` is told of each key the first time this window handles it (the log registers it for redaction). */
+  constructor(private readonly secrets: vscode.SecretStorage, private readonly onNewKey: (key: string) => void = () => {}) {
     this.subscription = secrets.onDidChange((e) => {
       if (e.key.startsWith(KEY_PREFIX)) this.emitter.fire(e.key.slice(KEY_PREFIX.length));
     });
@@ -38,12 +39,22 @@ export class ApiKeyStore implements vscode.Disposable {
     } catch (e) {
       throw new SecretStoreError('read', e);
     }
-    if (value) this.seen.add(value);
+    if (value) this.remember(value);
     return value || undefined;
   }
 
-  async set(profileName: string, key: string): Promise<void> {
+  private remember(key: string): void {
+    if (this.seen.has(key)) return;
     this.seen.add(key);
+    try {
+      this.onNewKey(key);
+    } catch {
+      // Redaction registration failing must not lose the key.
+    }
+  }
+
+  async set(profileName: string, key: string): Promise<void> {
+    this.remember(key);
     try {
       await this.secrets.store(KEY_PREFIX + profileName, key);
     } catch (e) {

@@ -74,11 +74,7 @@ export class Connection implements vscode.Disposable {
    * welcome view). For the emulator profile the emulator is started first if this window has not yet.
    */
   async getClient(): Promise<ServiceClient | undefined> {
-    let profile = this.profile;
-    if (profile.name === EMULATOR_PROFILE_NAME && !this.options.launcher.origin) {
-      await this.options.launcher.start();
-      profile = this.profile;
-    }
+    const profile = await this.readyProfile();
     const key = await this.options.keys.get(profile.name);
     if (!key) return undefined;
     const timeoutMs = this.options.settings.requestTimeoutMs();
@@ -89,6 +85,12 @@ export class Connection implements vscode.Disposable {
     const unsubscribe = value.onRateLimits((snapshot) => this.rateLimitsChanged.fire(snapshot));
     this.client = { profile, key, timeoutMs, value, unsubscribe };
     return value;
+  }
+
+  /** The active profile, with the local emulator started first if it is the emulator's and not running yet. */
+  async readyProfile(): Promise<Profile> {
+    if (this.profile.name === EMULATOR_PROFILE_NAME && !this.options.launcher.origin) await this.options.launcher.start();
+    return this.profile;
   }
 
   /** A client for a key that is not stored yet (Set API Key checks the key with it before storing). */

@@ -44,8 +44,8 @@ export function renderWebviewHtml(o: WebviewPageOptions): string {
   const csp = [
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
-    // Chart.js sets inline style attributes on its canvas; styles themselves come from our files.
-    `style-src ${o.webview.cspSource} 'unsafe-inline'`,
+    // Styles only from our files; scripts may still set element.style through the CSSOM (Chart.js does).
+    `style-src ${o.webview.cspSource}`,
     `img-src ${[o.webview.cspSource, ...(o.imgSrc ?? [])].join(' ')}`,
     `media-src ${[o.webview.cspSource, ...(o.mediaSrc ?? [])].join(' ')}`,
     `font-src ${o.webview.cspSource}`,

@@ -1,0 +1,127 @@
+// The cost chart webview: a stacked bar chart (GPU, CPU, disk, fee) per bucket, drawn by Chart.js bundled
+// with the extension (only the bar chart's parts are registered, so the rest is tree-shaken away). Colours
+// come from VS Code's theme (--vscode-* variables); text from the host is set with textContent only.
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type TooltipItem } from 'chart.js';
+import { ChartState, FromWebview, ToWebview, type ChartData } from '../../src/costChart/protocol';
+
+Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const titleEl = document.getElementById('title') as HTMLElement;
+const subtitleEl = document.getElementById('subtitle') as HTMLElement;
+const noticeEl = document.getElementById('notice') as HTMLElement;
+const canvas = document.getElementById('chart') as HTMLCanvasElement;
+let chart: Chart<'bar', number[], string> | undefined;
+
+function send(message: FromWebview): void {
+  vscode.postMessage(FromWebview.parse(message));
+}
+
+function cssVar(name: string, fallback: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
+}
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 6 });
+
+function loadState(): ChartState {
+  const parsed = ChartState.safeParse(vscode.getState());
+  return parsed.success ? parsed.data : {};
+}
+
+function draw(data: ChartData): void {
+  titleEl.textContent = data.title;
+  subtitleEl.textContent = data.subtitle;
+  noticeEl.textContent = data.labels.length ? '' : 'No usage in this window.';
+  noticeEl.hidden = data.labels.length > 0;
+  const fg = cssVar('--vscode-foreground', '#cccccc');
+  const grid = cssVar('--vscode-charts-lines', 'rgba(128,128,128,0.3)');
+  const series: [string, number[], string][] = [
+    ['GPU', data.gpu, cssVar('--vscode-charts-blue', '#3794ff')],
+    ['CPU', data.cpu, cssVar('--vscode-charts-green', '#89d185')],
+    ['Disk', data.disk, cssVar('--vscode-charts-yellow', '#cca700')],
+    ['Fee', data.fee, cssVar('--vscode-charts-purple', '#b180d7')],
+  ];
+  const datasets = series.map(([label, values, color]) => ({ label, data: values, backgroundColor: color, borderWidth: 0, stack: 'cost' }));
+  chart?.destroy();
+  chart = new Chart(canvas, {
+    type: 'bar',
+    data: { labels: data.labels, datasets },
+    options: {
+      responsive: true,
+      maintainAspectRatio: false,
+      // No animation: the first frame is the final one, so "drawn" reports what is on screen.
+      animation: false,
+      color: fg,
+      font: { family: cssVar('--vscode-font-family', 'sans-serif') },
+      scales: {
+        x: { stacked: true, ticks: { color: fg }, grid: { color: grid } },
+        y: { stacked: true, ticks: { color: fg, callback: (v) => usd.format(Number(v)) }, grid: { color: grid } },
+      },
+      plugins: {
+        legend: { labels: { color: fg } },
+        tooltip: {
+          callbacks: {
+            title: (items: TooltipItem<'bar'>[]) => {
+              const i = items[0]?.dataIndex ?? 0;
+              return `${data.labels[i] ?? ''} (from ${data.ranges[i] ?? ''})`;
+            },
+            label: (item: TooltipItem<'bar'>) => `${item.dataset.label ?? ''}: ${usd.format(item.parsed.y ?? 0)}`,
+            footer: (items: TooltipItem<'bar'>[]) => {
+              const i = items[0]?.dataIndex ?? 0;
+              return `Total: ${usd.format((data.gpu[i] ?? 0) + (data.cpu[i] ?? 0) + (data.disk[i] ?? 0) + (data.fee[i] ?? 0))}`;
+            },
+          },
+        },
+      },
+    },
+  });
+  const c = chart;
+  send({
+    type: 'drawn',
+    bucketCount: c.data.labels?.length ?? 0,
+    barsPerDataset: c.data.datasets.map((_, i) => c.getDatasetMeta(i).data.length),
+    datasetLabels: c.data.datasets.map((d) => d.label ?? ''),
+  });
+}
+
+function notice(title: string, message: string): void {
+  chart?.destroy();
+  chart = undefined;
+  titleEl.textContent = title;
+  subtitleEl.textContent = '';
+  noticeEl.textContent = message;
+  noticeEl.hidden = false;
+  send({ type: 'drawn', bucketCount: 0, barsPerDataset: [], datasetLabels: [] });
+}
+
+function show(message: ToWebview): void {
+  if (message.type === 'data') draw(message.data);
+  else notice(message.title, message.message);
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const parsed = ToWebview.safeParse(event.data);
+  if (!parsed.success) {
+    send({ type: 'error', message: `invalid message from the extension: ${parsed.error.issues[0]?.message ?? 'invalid'}` });
+    return;
+  }
+  const state = loadState();
+  vscode.setState({ ...state, last: parsed.data, endpointId: parsed.data.type === 'data' ? parsed.data.data.endpointId : state.endpointId });
+  try {
+    show(parsed.data);
+  } catch (e) {
+    send({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+  }
+});
+
+// Redraw what was shown before the page was hidden or reloaded, then tell the host we are listening.
+const previous = loadState().last;
+if (previous) show(previous);
+send({ type: 'ready' });

@@ -1,0 +1,54 @@
+// The cost chart's messages, both directions, as zod discriminated unions: imported by the host
+// (costChartPanel.ts) and by the webview script (media/costChart/main.ts), so neither side can send what the
+// other does not expect. Every message is validated on arrival. No `vscode` import (bundled for the browser).
+import { z } from 'zod';
+
+const Amounts = z.array(z.number().finite());
+
+/** One stacked bar group per bucket, oldest first; the four cost components of SPEC 2.2. */
+export const ChartData = z.strictObject({
+  /** "All endpoints" or the endpoint's display name / id. */
+  title: z.string(),
+  /** The resolved window, as the tree shows it ("Last 30 days, daily, $123.45"). */
+  subtitle: z.string(),
+  endpointId: z.string().optional(),
+  labels: z.array(z.string()),
+  /** Each bucket's window, for the hover ("2026-06-01T00:00:00Z – 2026-06-02T00:00:00Z"). */
+  ranges: z.array(z.string()),
+  gpu: Amounts,
+  cpu: Amounts,
+  disk: Amounts,
+  fee: Amounts,
+}).refine((d) => [d.ranges, d.gpu, d.cpu, d.disk, d.fee].every((a) => a.length === d.labels.length), {
+  message: 'every series has one value per bucket',
+});
+export type ChartData = z.infer<typeof ChartData>;
+
+export const ToWebview = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('data'), data: ChartData }),
+  /** Nothing to draw: no key, an error, or a window without usage. Shown as text. */
+  z.strictObject({ type: z.literal('notice'), title: z.string(), message: z.string() }),
+]);
+export type ToWebview = z.infer<typeof ToWebview>;
+
+export const FromWebview = z.discriminatedUnion('type', [
+  /** The page is listening: the host sends nothing before this (the ready handshake). */
+  z.strictObject({ type: z.literal('ready') }),
+  /** After every draw: what is on the canvas, counted from the chart itself (tests and logs read it). */
+  z.strictObject({
+    type: z.literal('drawn'),
+    bucketCount: z.number().int().nonnegative(),
+    /** Bars actually laid out per dataset (GPU, CPU, disk, fee). */
+    barsPerDataset: z.array(z.number().int().nonnegative()),
+    datasetLabels: z.array(z.string()),
+  }),
+  z.strictObject({ type: z.literal('error'), message: z.string() }),
+]);
+export type FromWebview = z.infer<typeof FromWebview>;
+
+/** What the webview keeps with setState, to redraw at once when shown again or restored after a reload. */
+export const ChartState = z.strictObject({
+  endpointId: z.string().optional(),
+  last: ToWebview.optional(),
+});
+export type ChartState = z.infer<typeof ChartState>;

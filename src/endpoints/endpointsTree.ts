@@ -1,0 +1,214 @@
+// The Endpoints tree: one billing request per refresh, cached, so expanding a node never sends a request.
+// Errors become an item with an action (never a modal, never a throw into the extension host); a 429 is
+// retried by itself once its wait is over. The first request is sent when the view first asks for its
+// children, not at activation.
+import * as vscode from 'vscode';
+import type { Logger } from '../core/log';
+import type { BillingResult } from '../core/service';
+import { describeError, type ErrorDescription } from '../errors/describeError';
+import type { Connection } from '../connection/connection';
+import { Commands } from '../connection/commandIds';
+import type { AddedEndpoints } from './addedEndpoints';
+import { buildBillingTree, formatUsd, type BillingTreeModel } from './billingTreeModel';
+import { describeWindow, parseStoredWindow, windowLabel, windowQuery, type BillingWindow } from './billingWindow';
+import { BucketItem, EndpointItem, MessageItem, type MessageNode, type TreeNode } from './endpointItems';
+
+export const ENDPOINTS_VIEW_ID = 'serverlessGpu.endpoints';
+/** Context key: true when the active profile has no key; the welcome view's `when`. */
+export const NO_KEY_CONTEXT = 'serverlessGpu.noKey';
+const WINDOW_STATE_KEY = 'serverlessGpu.billingWindow';
+
+export type TreeState =
+  | { kind: 'idle' }
+  | { kind: 'noKey' }
+  | { kind: 'loaded'; result: BillingResult; model: BillingTreeModel }
+  | { kind: 'error'; error: ErrorDescription; retryAt?: number };
+
+export interface LoadedBilling {
+  window: BillingWindow;
+  result: BillingResult;
+  model: BillingTreeModel;
+}
+
+export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly loadedEmitter = new vscode.EventEmitter<LoadedBilling | undefined>();
+  /** After every refresh: the data on success, undefined when there is none (no key, error). */
+  readonly onDidLoad = this.loadedEmitter.event;
+
+  private state: TreeState = { kind: 'idle' };
+  private generation = 0;
+  private inFlight: Promise<void> | undefined;
+  private abort: AbortController | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private view: vscode.TreeView<TreeNode> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+  private currentWindow: BillingWindow;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly added: AddedEndpoints,
+    private readonly state_: vscode.Memento,
+    private readonly logger: Logger,
+  ) {
+    this.currentWindow = parseStoredWindow(state_.get(WINDOW_STATE_KEY));
+    this.disposables.push(
+      this.changed,
+      this.loadedEmitter,
+      connection.onDidChange(() => void this.refresh()),
+    );
+  }
+
+  /** Creates the view; call once. */
+  createView(): vscode.TreeView<TreeNode> {
+    this.view = vscode.window.createTreeView(ENDPOINTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
+    this.disposables.push(this.view);
+    return this.view;
+  }
+
+  dispose(): void {
+    clearTimeout(this.retryTimer);
+    this.abort?.abort();
+    for (const d of this.disposables) d.dispose();
+  }
+
+  get window(): BillingWindow {
+    return this.currentWindow;
+  }
+
+  get current(): TreeState {
+    return this.state;
+  }
+
+  /** The data of the last successful refresh, if the tree shows data now. */
+  get loaded(): LoadedBilling | undefined {
+    return this.state.kind === 'loaded' ? { window: this.currentWindow, result: this.state.result, model: this.state.model } : undefined;
+  }
+
+  async setWindow(w: BillingWindow): Promise<void> {
+    this.currentWindow = w;
+    await this.state_.update(WINDOW_STATE_KEY, w);
+    await this.refresh();
+  }
+
+  /** Resolves when the refresh in flight (if any) is done: for tests and for callers that need the data. */
+  async whenIdle(): Promise<void> {
+    while (this.inFlight) await this.inFlight;
+  }
+
+  /** Sends one billing request and rebuilds the cache. A newer refresh supersedes an older one. */
+  refresh(): Promise<void> {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.abort?.abort();
+    const gen = ++this.generation;
+    const controller = new AbortController();
+    this.abort = controller;
+    const run = this.load(gen, controller.signal);
+    const tracked: Promise<void> = this.view
+      ? Promise.resolve(vscode.window.withProgress({ location: { viewId: ENDPOINTS_VIEW_ID } }, () => run))
+      : run;
+    const done = tracked.finally(() => {
+      if (this.inFlight === done) this.inFlight = undefined;
+    });
+    this.inFlight = done;
+    return done;
+  }
+
+  private async load(gen: number, signal: AbortSignal): Promise<void> {
+    let next: TreeState;
+    try {
+      const client = await this.connection.getClient();
+      if (!client) {
+        next = { kind: 'noKey' };
+      } else {
+        const result = await client.listBilling(windowQuery(this.currentWindow), { signal });
+        const model = buildBillingTree(result.response, this.added.list(this.connection.profile.name));
+        next = { kind: 'loaded', result, model };
+        for (const w of result.warnings) this.logger.warn(`Billing response: ${w}`);
+      }
+    } catch (e) {
+      if (gen !== this.generation) return; // superseded: its abort is not an error to show
+      const error = describeError(e, {
+        operation: 'billing',
+        host: safeHost(this.connection.profile.billingBaseUrl),
+        retry: { title: 'Retry', command: Commands.refreshEndpoints },
+        secrets: this.connection.secrets(),
+      });
+      this.logger.warn(`Billing request failed: ${error.message}`);
+      next = { kind: 'error', error };
+      if (error.retryAfterMs !== undefined) {
+        const wait = Math.max(error.retryAfterMs, 1000);
+        next.retryAt = Date.now() + wait;
+        this.retryTimer = setTimeout(() => void this.refresh(), wait);
+      }
+    }
+    if (gen !== this.generation) return;
+    this.state = next;
+    await vscode.commands.executeCommand('setContext', NO_KEY_CONTEXT, next.kind === 'noKey');
+    this.updateViewText();
+    this.changed.fire(undefined);
+    this.loadedEmitter.fire(this.loaded);
+  }
+
+  private updateViewText(): void {
+    if (!this.view) return;
+    const s = this.state;
+    if (s.kind === 'loaded') {
+      this.view.description = describeWindow(this.currentWindow, s.model.window, formatUsd(s.model.totals.total));
+      this.view.message = s.result.warnings.length ? `⚠ ${s.result.warnings.join(' ')}` : undefined;
+    } else {
+      this.view.description = windowLabel(this.currentWindow);
+      this.view.message = undefined;
+    }
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'endpoint': {
+        const w = this.state.kind === 'loaded' ? this.state.model.window : { startTime: new Date(0).toISOString(), endTime: new Date(0).toISOString(), bucketSize: 'day' as const };
+        return new EndpointItem(node, w);
+      }
+      case 'bucket': return new BucketItem(node);
+      case 'message': return new MessageItem(node);
+    }
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    if (node) return node.kind === 'endpoint' ? node.buckets : [];
+    const s = this.state;
+    switch (s.kind) {
+      case 'idle':
+        // First time the view is shown: fetch now (not at activation); the progress bar shows meanwhile.
+        if (!this.inFlight) void this.refresh();
+        return [];
+      case 'noKey':
+        return []; // the welcome view (viewsWelcome, when serverlessGpu.noKey) takes the space
+      case 'error':
+        return [this.errorNode(s)];
+      case 'loaded':
+        return s.model.endpoints.length ? s.model.endpoints : [{
+          kind: 'message',
+          severity: 'info',
+          description: { message: 'No usage in this billing window.', actions: [{ title: 'Add Endpoint', command: Commands.addEndpoint }] },
+        }];
+    }
+  }
+
+  private errorNode(s: Extract<TreeState, { kind: 'error' }>): MessageNode {
+    return { kind: 'message', severity: 'error', description: s.error };
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node.kind === 'bucket' ? node.parent : undefined;
+  }
+}
+
+function safeHost(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,44 @@
+// Registers the Endpoints view (tree, its commands) and the cost chart, and feeds the window's total to
+// the profile status bar.
+import * as vscode from 'vscode';
+import type { Logger } from '../core/log';
+import { Commands } from '../connection/commandIds';
+import type { Connection } from '../connection/connection';
+import type { ProfileStatusBar } from '../connection/profileStatusBar';
+import { CostChartPanel, COST_CHART_VIEW_TYPE } from '../costChart/costChartPanel';
+import { AddedEndpoints } from './addedEndpoints';
+import { formatUsd } from './billingTreeModel';
+import { parseStoredWindow } from './billingWindow';
+import { addEndpoint, changeBillingWindow, removeEndpoint } from './endpointCommands';
+import { endpointIdOf } from './endpointItems';
+import { EndpointsTree, NO_KEY_CONTEXT } from './endpointsTree';
+
+export interface EndpointsServices {
+  tree: EndpointsTree;
+  view: vscode.TreeView<unknown>;
+  chart: CostChartPanel;
+}
+
+export function registerEndpoints(context: vscode.ExtensionContext, connection: Connection, statusBar: ProfileStatusBar, logger: Logger): EndpointsServices {
+  const added = new AddedEndpoints(context.globalState);
+  const tree = new EndpointsTree(connection, added, context.globalState, logger);
+  const view = tree.createView();
+  const chart = new CostChartPanel(context.extensionUri, tree, logger);
+  // Until the first refresh says otherwise, assume a key exists: the welcome view must not flash.
+  void vscode.commands.executeCommand('setContext', NO_KEY_CONTEXT, false);
+  context.subscriptions.push(
+    tree,
+    chart,
+    tree.onDidLoad((loaded) => statusBar.setTotal(loaded ? formatUsd(loaded.model.totals.total) : undefined)),
+    vscode.commands.registerCommand(Commands.refreshEndpoints, () => tree.refresh()),
+    vscode.commands.registerCommand(Commands.addEndpoint, (id?: unknown, name?: unknown) =>
+      addEndpoint(tree, connection, added, typeof id === 'string' ? id : undefined, typeof name === 'string' ? name : undefined)),
+    vscode.commands.registerCommand(Commands.removeEndpoint, (arg?: unknown) => removeEndpoint(tree, connection, added, arg)),
+    vscode.commands.registerCommand(Commands.changeBillingWindow, (w?: unknown) => changeBillingWindow(tree, w === undefined ? undefined : parseStoredWindow(w))),
+    vscode.commands.registerCommand(Commands.showCostChart, (arg?: unknown) => chart.show(endpointIdOf(arg))),
+    vscode.window.registerWebviewPanelSerializer(COST_CHART_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state) => chart.restore(panel, state),
+    }),
+  );
+  return { tree, view: view as vscode.TreeView<unknown>, chart };
+}
