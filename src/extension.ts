@@ -5,18 +5,37 @@ import * as vscode from 'vscode';
 import { createFeatureActivator } from './log/featureActivation';
 import { createExtensionLog } from './log/outputChannelLogger';
 import { registerShowLogsCommand } from './log/showLogsCommand';
+import { Settings } from './config/settings';
+import { createServiceClient } from './core/http/client';
+import { registerConnection } from './connection/registerConnection';
+import { registerEndpoints, type EndpointsServices } from './endpoints/registerEndpoints';
 
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTestApi } | undefined {
   // Services every feature shares.
   const log = createExtensionLog();
   context.subscriptions.push(log);
   const logger = log.logger;
   const activateFeature = createFeatureActivator(context, logger);
 
+  const settings = new Settings();
+  context.subscriptions.push(settings);
+  const { connection, statusBar } = registerConnection(context, settings, logger, (s, l) => createServiceClient(s, { logger: l }), log);
+
   // Features: one line each.
   activateFeature('Show Logs', () => registerShowLogsCommand(log));
+  let endpoints: EndpointsServices | undefined;
+  activateFeature('Endpoints', () => void (endpoints = registerEndpoints(context, connection, statusBar, logger)));
 
   logger.info(`activated ${context.extension.id} ${String(context.extension.packageJSON.version)} in ${vscode.env.appName}`);
+  // Test hooks for the real-editor suites only: never part of the API in a user's editor.
+  return context.extensionMode === vscode.ExtensionMode.Test ? { sidebar: { connection, statusBar, endpoints } } : undefined;
+}
+
+/** What the sidebar's real-editor tests reach through `activate()`'s return value (test mode only). */
+export interface SidebarTestApi {
+  connection: ReturnType<typeof registerConnection>['connection'];
+  statusBar: ReturnType<typeof registerConnection>['statusBar'];
+  endpoints: EndpointsServices | undefined;
 }
 
 export function deactivate(): void {}
