@@ -1,0 +1,263 @@
+// The job panel's page script (bundled to dist/webview/jobPanel.js). It draws what the host sends and asks the
+// host to act; it never fetches anything. Everything from the service or a file is set with textContent,
+// attributes only with setAttribute after a check, and media only from the webview's own resource origin
+// (saved local files) — the CSP enforces it too.
+import { HostMessage, type PanelJob, type PanelOutput, PanelState, type WebviewMessage } from '../../src/jobPanel/protocol';
+
+interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const root = document.getElementById('root') ?? document.body.appendChild(document.createElement('main'));
+let current: PanelJob | undefined;
+let ticker: ReturnType<typeof setInterval> | undefined;
+
+function send(message: WebviewMessage): void {
+  vscode.postMessage(message);
+}
+
+// --- tiny DOM helpers: text only, never markup ---------------------------------------------------------
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function button(label: string, onClick: () => void, opts: { secondary?: boolean; title?: string; action?: string } = {}): HTMLButtonElement {
+  const b = el('button', opts.secondary ? 'secondary' : undefined, label);
+  b.type = 'button';
+  if (opts.title) b.title = opts.title;
+  if (opts.action) b.dataset['action'] = opts.action;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/**
+ * Only URIs of the webview's own resource origin are used as sources: the host turns saved local files into
+ * them with asWebviewUri. Anything else (a remote host, javascript:, data:) is never put into a src.
+ */
+function isLocalResource(src: string | undefined): src is string {
+  if (!src) return false;
+  try {
+    const u = new URL(src);
+    return u.protocol === 'https:' && (u.hostname.endsWith('.vscode-resource.vscode-cdn.net') || u.host === location.host);
+  } catch {
+    return false;
+  }
+}
+
+function seconds(ms: number | undefined): string {
+  if (ms === undefined) return '—';
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+function elapsed(from: number, to: number): string {
+  const s = Math.max(0, Math.floor((to - from) / 1000));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+const STATUS_WORDS: Record<string, string> = {
+  SUBMITTING: 'Submitting…',
+  IN_QUEUE: 'In queue',
+  IN_PROGRESS: 'In progress',
+  RUNNING: 'Running',
+  COMPLETED: 'Completed',
+  FAILED: 'Failed',
+  CANCELLED: 'Cancelled',
+  TIMED_OUT: 'Timed out',
+  STOPPED: 'Stopped waiting',
+  ERROR: 'Error',
+};
+
+function statusLine(job: PanelJob, now: number): string {
+  const words = STATUS_WORDS[job.status] ?? job.status;
+  if (job.running && (job.status === 'IN_QUEUE' || job.status === 'SUBMITTING')) return `${words} for ${elapsed(job.submittedAt, now)}`;
+  if (job.running && job.startedAt !== undefined) return `${words} for ${elapsed(job.startedAt, now)}`;
+  if (job.finishedAt !== undefined) return `${words} after ${elapsed(job.submittedAt, job.finishedAt)}`;
+  return words;
+}
+
+// --- rendering -----------------------------------------------------------------------------------------
+function render(job: PanelJob): void {
+  current = job;
+  vscode.setState({ key: job.key, job } satisfies PanelState);
+  root.replaceChildren();
+
+  const header = el('header');
+  const title = el('h1');
+  title.append(el('span', 'endpoint', job.endpointId));
+  if (job.jobId) title.append(el('span', 'job-id', job.jobId));
+  header.append(title);
+
+  const meta = el('dl', 'meta');
+  const row = (name: string, value: Node | string, id?: string): void => {
+    const dd = el('dd');
+    if (id) dd.id = id;
+    if (typeof value === 'string') dd.textContent = value;
+    else dd.append(value);
+    meta.append(el('dt', undefined, name), dd);
+  };
+  if (job.inputFileName) {
+    const link = el('a', 'link', job.inputFileName);
+    link.href = '#';
+    link.dataset['action'] = 'open-input';
+    link.addEventListener('click', (e) => {
+      e.preventDefault();
+      send({ type: 'openInput' });
+    });
+    row('Input', link);
+  } else {
+    row('Input', 'entered directly');
+  }
+  row('Mode', job.mode === 'sync' ? 'sync (/runsync)' : 'async (/run, then /status)');
+  header.append(meta);
+
+  const actions = el('div', 'actions');
+  if (job.running) actions.append(button('Stop waiting', () => send({ type: 'cancel' }), { secondary: true, action: 'cancel', title: 'The service has no cancel route: this only stops following the job' }));
+  actions.append(button('Run again', () => send({ type: 'runAgain' }), { action: 'run-again' }));
+  if (job.outputsFolder) actions.append(button('Show outputs folder', () => send({ type: 'openOutputsFolder' }), { secondary: true }));
+  header.append(actions);
+  root.append(header);
+
+  const status = el('section', `status status-${job.status.toLowerCase()}`);
+  status.setAttribute('aria-live', 'polite');
+  const statusText = el('p', 'status-line', statusLine(job, Date.now()));
+  statusText.id = 'status-line';
+  status.append(statusText);
+  const timings = el('dl', 'meta');
+  const t = (name: string, value: string | undefined): void => {
+    if (value === undefined) return;
+    timings.append(el('dt', undefined, name), el('dd', undefined, value));
+  };
+  t('Status', job.status);
+  t('Delay (queue)', job.delayTime !== undefined ? seconds(job.delayTime) : undefined);
+  t('Execution', job.executionTime !== undefined ? seconds(job.executionTime) : undefined);
+  t('Worker', job.workerId);
+  t('Cost', job.cost !== undefined ? `$${job.cost.toFixed(4)}` : undefined);
+  status.append(timings);
+  if (job.error) {
+    const err = el('div', 'error');
+    err.setAttribute('role', 'alert');
+    err.append(el('pre', 'error-text', job.error));
+    for (const a of job.errorActions) err.append(button(a.label, () => send({ type: 'errorAction', id: a.id }), { secondary: true }));
+    status.append(err);
+  }
+  if (job.note) status.append(el('p', 'note', job.note));
+  root.append(status);
+
+  if (job.outputs.length) root.append(renderOutputs(job.outputs));
+
+  if (job.jobJson) {
+    const details = el('details', 'job-json');
+    details.append(el('summary', undefined, 'Job JSON'), el('pre', undefined, job.jobJson));
+    root.append(details);
+  }
+  startTicker(job);
+}
+
+function renderOutputs(outputs: PanelOutput[]): HTMLElement {
+  const section = el('section', 'outputs');
+  section.append(el('h2', undefined, 'Outputs'));
+  const gallery = el('div', 'gallery');
+  for (const o of outputs) {
+    switch (o.kind) {
+      case 'image': {
+        const fig = el('figure', 'image');
+        if (isLocalResource(o.src)) {
+          const open = el('button', 'image-open');
+          open.type = 'button';
+          open.title = 'Open in the image preview';
+          const img = el('img');
+          img.setAttribute('src', o.src);
+          img.alt = `Output image ${o.index + 1}${o.seed !== undefined ? `, seed ${o.seed}` : ''}`;
+          img.dataset['index'] = String(o.index);
+          open.append(img);
+          open.addEventListener('click', () => send({ type: 'openOutput', index: o.index }));
+          fig.append(open);
+        } else {
+          fig.append(el('p', 'note', 'The image was not saved, so it is not shown.'));
+        }
+        const caption = el('figcaption');
+        const facts = [o.width && o.height ? `${o.width}×${o.height}` : undefined, o.seed !== undefined ? `seed ${o.seed}` : undefined, o.fileName].filter(Boolean).join(' · ');
+        caption.append(el('span', 'facts', facts));
+        const bar = el('div', 'image-actions');
+        bar.append(button('Save as…', () => send({ type: 'saveAs', index: o.index }), { secondary: true }));
+        if (o.seed !== undefined) {
+          const seed = o.seed;
+          bar.append(
+            button('Copy seed', () => send({ type: 'copySeed', seed }), { secondary: true }),
+            button('Run again with this seed', () => send({ type: 'runWithSeed', seed }), { secondary: true, title: 'Writes the seed into a copy of the input file and runs it' }),
+          );
+        }
+        caption.append(bar);
+        fig.append(caption);
+        gallery.append(fig);
+        break;
+      }
+      case 'video':
+      case 'audio': {
+        const box = el('figure', `media ${o.kind}`);
+        if (isLocalResource(o.src)) {
+          const player = el(o.kind);
+          player.controls = true;
+          player.preload = 'metadata';
+          player.setAttribute('src', o.src);
+          box.append(player);
+          const bar = el('div', 'image-actions');
+          bar.append(
+            button('Open externally', () => send({ type: 'openExternally', index: o.index }), { secondary: true, title: 'For formats the editor cannot play (AAC audio, for one)' }),
+            button('Save as…', () => send({ type: 'saveAs', index: o.index }), { secondary: true }),
+          );
+          box.append(el('figcaption', undefined, o.fileName ?? o.kind), bar);
+        } else {
+          box.append(el('p', 'note', o.note ?? `The ${o.kind} was not saved.`));
+        }
+        gallery.append(box);
+        break;
+      }
+      case 'json': {
+        const box = el('figure', 'json');
+        box.append(el('pre', undefined, o.text));
+        gallery.append(box);
+        break;
+      }
+      case 'rejected': {
+        const box = el('figure', 'rejected');
+        box.append(el('p', 'note', o.reason));
+        if (o.value) box.append(el('code', undefined, o.value));
+        gallery.append(box);
+        break;
+      }
+    }
+  }
+  section.append(gallery);
+  return section;
+}
+
+/** Elapsed time ticks locally each second while the job runs; the host sends only real changes. */
+function startTicker(job: PanelJob): void {
+  if (ticker) clearInterval(ticker);
+  ticker = undefined;
+  if (!job.running) return;
+  ticker = setInterval(() => {
+    const line = document.getElementById('status-line');
+    if (line && current) line.textContent = statusLine(current, Date.now());
+  }, 1000);
+}
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const parsed = HostMessage.safeParse(event.data);
+  if (!parsed.success) return; // not ours, or malformed: ignored, never rendered
+  if (parsed.data.type === 'job') render(parsed.data.job);
+});
+
+// Show what we had before hiding or reloading at once, then ask the host for the current state.
+const saved = PanelState.safeParse(vscode.getState());
+if (saved.success && saved.data.job) render(saved.data.job);
+else root.append(el('p', 'note', 'Loading job…'));
+send({ type: 'ready' });

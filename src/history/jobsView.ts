@@ -1,0 +1,91 @@
+// The "Jobs" view in the sidebar: this workspace's job history, newest first, each with its status, endpoint
+// and duration, and the saved PNG as its icon where there is one. Clicking opens the job's panel from disk.
+import * as vscode from 'vscode';
+import { JobCommands } from '../jobs/commandIds';
+import { durationMs, isFinished, type JobRecord } from '../jobs/jobRecord';
+import type { HistoryStore } from './historyStore';
+
+const STATUS_ICONS: Record<string, [string, string?]> = {
+  COMPLETED: ['pass', 'testing.iconPassed'],
+  FAILED: ['error', 'testing.iconFailed'],
+  ERROR: ['error', 'testing.iconFailed'],
+  TIMED_OUT: ['watch', 'testing.iconFailed'],
+  CANCELLED: ['circle-slash'],
+  STOPPED: ['debug-stop'],
+};
+
+export class JobItem extends vscode.TreeItem {
+  constructor(readonly record: JobRecord, running: boolean) {
+    super(record.endpointId, vscode.TreeItemCollapsibleState.None);
+    this.id = record.key;
+    const status = record.status.replace(/_/g, ' ').toLowerCase();
+    const duration = formatDuration(durationMs(record));
+    this.description = `${status} · ${running ? `${duration} so far` : duration} · ${formatWhen(record.submittedAt)}`;
+    this.contextValue = running ? 'serverlessGpu.job.running' : 'serverlessGpu.job';
+    const tip = new vscode.MarkdownString(undefined, true);
+    tip.isTrusted = false;
+    tip.supportHtml = false;
+    tip.appendText(`${record.endpointId} · ${record.status}\n`);
+    if (record.jobId) tip.appendText(`job ${record.jobId}\n`);
+    tip.appendText(`${record.mode} · started ${new Date(record.submittedAt).toLocaleString()}\n`);
+    if (record.error) tip.appendText(`\n${record.error.slice(0, 500)}`);
+    this.tooltip = tip;
+    if (record.thumbnail) {
+      // The saved PNG itself as the thumbnail: a local file, never a remote URL.
+      this.iconPath = vscode.Uri.parse(record.thumbnail);
+    } else if (running || !isFinished(record)) {
+      this.iconPath = new vscode.ThemeIcon('sync~spin');
+    } else {
+      const [icon, color] = STATUS_ICONS[record.status] ?? ['circle-outline'];
+      this.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    }
+    this.command = { command: JobCommands.openJob, title: 'Open Job', arguments: [record.key] };
+    this.accessibilityInformation = { label: `${record.endpointId}, ${status}, ${duration}` };
+  }
+}
+
+export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<JobItem | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly history: HistoryStore, private readonly isRunning: (key: string) => boolean) {
+    this.subscription = history.onDidChange(() => this.refresh());
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.emitter.dispose();
+  }
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  getTreeItem(element: JobItem): vscode.TreeItem {
+    return element;
+  }
+
+  getChildren(element?: JobItem): JobItem[] {
+    if (element) return [];
+    return this.history.all().map((r) => new JobItem(r, this.isRunning(r.key)));
+  }
+
+  getParent(): undefined {
+    return undefined;
+  }
+}
+
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '—';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
+
+function formatWhen(epochMs: number): string {
+  const d = new Date(epochMs);
+  const today = new Date();
+  return d.toDateString() === today.toDateString() ? d.toLocaleTimeString() : d.toLocaleString();
+}

@@ -1,0 +1,258 @@
+// The job panel host: one webview panel per job, opened when a job starts or from the history, updated
+// from the history store as the job moves, and restored after a reload by the serializer from the job's
+// record and its saved job.json. It never talks to the service: "Run again" and "Stop" go to the runner.
+import * as vscode from 'vscode';
+import type { Logger } from '../core/log';
+import type { ErrorAction } from '../errors/describeError';
+import type { HistoryStore } from '../history/historyStore';
+import { JOB_PANEL_VIEW_TYPE } from '../jobs/commandIds';
+import { isFinished, JobRecord } from '../jobs/jobRecord';
+import { renderWebviewHtml, webviewOptions } from '../webview/html';
+import { WebviewChannel } from '../webview/messages';
+import { toPanelJob } from './panelModel';
+import { type HostMessage, type PanelJob, PanelState, WebviewMessage } from './protocol';
+
+export interface PanelActions {
+  runAgain(record: JobRecord): Promise<unknown>;
+  runWithSeed(record: JobRecord, seed: number): Promise<unknown>;
+  cancel(key: string): void;
+  isRunning(key: string): boolean;
+  errorActions(key: string): ErrorAction[];
+  /** Folders outputs are saved under: the webview may load files from these only. */
+  outputRoots(): vscode.Uri[];
+}
+
+interface OpenPanel {
+  panel: vscode.WebviewPanel;
+  channel: WebviewChannel<WebviewMessage, HostMessage>;
+  key: string;
+  jobJson?: unknown;
+  last?: PanelJob;
+}
+
+export class JobPanels implements vscode.Disposable {
+  private readonly panels = new Map<string, OpenPanel>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly history: HistoryStore,
+    private readonly actions: PanelActions,
+    private readonly logger: Logger,
+  ) {
+    this.subscriptions.push(
+      history.onDidChange((record) => {
+        if (record) void this.update(record.key);
+        else for (const key of this.panels.keys()) void this.update(key);
+      }),
+      vscode.window.registerWebviewPanelSerializer(JOB_PANEL_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state) => this.restore(panel, state),
+      }),
+    );
+  }
+
+  dispose(): void {
+    for (const p of this.panels.values()) p.panel.dispose();
+    this.panels.clear();
+    for (const s of this.subscriptions) s.dispose();
+  }
+
+  /** Opens (or reveals) the panel of a job. */
+  open(key: string, options: { preserveFocus?: boolean } = {}): void {
+    const existing = this.panels.get(key);
+    if (existing) {
+      existing.panel.reveal(undefined, options.preserveFocus);
+      return;
+    }
+    const record = this.history.get(key);
+    const panel = vscode.window.createWebviewPanel(
+      JOB_PANEL_VIEW_TYPE,
+      titleOf(record),
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: options.preserveFocus ?? false },
+      webviewOptions(this.extensionUri, ...this.actions.outputRoots()),
+    );
+    this.attach(panel, key);
+  }
+
+  isVisible(key: string): boolean {
+    return this.panels.get(key)?.panel.visible ?? false;
+  }
+
+  /** The last state sent to a job's panel (used by the real-editor tests). */
+  lastSent(key: string): PanelJob | undefined {
+    return this.panels.get(key)?.last;
+  }
+
+  openKeys(): string[] {
+    return [...this.panels.keys()];
+  }
+
+  private async restore(panel: vscode.WebviewPanel, rawState: unknown): Promise<void> {
+    const state = PanelState.safeParse(rawState);
+    if (!state.success) {
+      panel.dispose();
+      return;
+    }
+    const key = state.data.key;
+    if (!this.history.get(key)) {
+      // The history no longer has it (cleared, or capped): rebuild the record from the saved job.json.
+      const record = await recordFromJobJson(state.data.job?.outputsFolder, key);
+      if (!record) {
+        panel.dispose();
+        return;
+      }
+      await this.history.upsert(record);
+    }
+    panel.webview.options = webviewOptions(this.extensionUri, ...this.actions.outputRoots());
+    this.attach(panel, key);
+  }
+
+  private attach(panel: vscode.WebviewPanel, key: string): void {
+    const open: OpenPanel = {
+      panel,
+      key,
+      channel: new WebviewChannel<WebviewMessage, HostMessage>(panel.webview, WebviewMessage, (m) => this.onMessage(key, m), this.logger),
+    };
+    this.panels.set(key, open);
+    panel.webview.html = renderWebviewHtml({
+      webview: panel.webview,
+      extensionUri: this.extensionUri,
+      title: 'Job',
+      script: ['dist', 'webview', 'jobPanel.js'],
+      styles: [['media', 'jobPanel', 'style.css']],
+    });
+    panel.onDidDispose(() => {
+      open.channel.dispose();
+      this.panels.delete(key);
+    });
+    void this.update(key);
+  }
+
+  private async update(key: string): Promise<void> {
+    const open = this.panels.get(key);
+    const record = this.history.get(key);
+    if (!open || !record) return;
+    if (open.jobJson === undefined && isFinished(record) && record.outputsFolder) {
+      open.jobJson = await readJobJson(record.outputsFolder);
+    }
+    const roots = this.actions.outputRoots().map((r) => r.toString());
+    const job = toPanelJob(record, {
+      webview: open.panel.webview,
+      running: this.actions.isRunning(key),
+      errorActions: this.actions.errorActions(key),
+      jobJson: open.jobJson ?? (isFinished(record) ? undefined : { input: record.input }),
+      isAllowedFile: (uri) => roots.some((r) => uri.toString().startsWith(`${r}/`)),
+    });
+    open.last = job;
+    open.panel.title = titleOf(record);
+    open.channel.post({ type: 'job', job });
+  }
+
+  private async onMessage(key: string, message: WebviewMessage): Promise<void> {
+    const record = this.history.get(key);
+    if (!record || message.type === 'ready') {
+      if (message.type === 'ready') await this.update(key);
+      return;
+    }
+    const output = 'index' in message ? record.outputs[message.index] : undefined;
+    const outputUri = output?.file ? vscode.Uri.parse(output.file) : undefined;
+    switch (message.type) {
+      case 'openInput':
+        if (record.inputFile) await vscode.window.showTextDocument(vscode.Uri.parse(record.inputFile), { viewColumn: vscode.ViewColumn.One });
+        return;
+      case 'openOutputsFolder':
+        if (record.outputsFolder) await vscode.commands.executeCommand('revealInExplorer', vscode.Uri.parse(record.outputsFolder));
+        return;
+      case 'runAgain':
+        await this.actions.runAgain(record);
+        return;
+      case 'runWithSeed':
+        await this.actions.runWithSeed(record, message.seed);
+        return;
+      case 'cancel':
+        this.actions.cancel(key);
+        return;
+      case 'errorAction': {
+        const action = this.actions.errorActions(key)[Number(message.id)];
+        if (action) await vscode.commands.executeCommand(action.command, ...(action.args ?? []));
+        return;
+      }
+      case 'openOutput':
+        // VS Code's own image preview (and its players) for the saved file.
+        if (outputUri) await vscode.commands.executeCommand('vscode.open', outputUri, vscode.ViewColumn.Active);
+        return;
+      case 'openExternally':
+        if (outputUri) {
+          const opened = await vscode.env.openExternal(outputUri);
+          if (!opened) await vscode.commands.executeCommand('revealInExplorer', outputUri);
+        }
+        return;
+      case 'saveAs': {
+        if (!outputUri) return;
+        const name = outputUri.path.slice(outputUri.path.lastIndexOf('/') + 1);
+        const base = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.joinPath(outputUri, '..');
+        const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(base, name), title: 'Save output as' });
+        if (target) {
+          await vscode.workspace.fs.copy(outputUri, target, { overwrite: true });
+          void vscode.window.showInformationMessage(`Saved ${vscode.workspace.asRelativePath(target)}`);
+        }
+        return;
+      }
+      case 'copySeed':
+        await vscode.env.clipboard.writeText(String(message.seed));
+        void vscode.window.setStatusBarMessage(`Seed ${message.seed} copied`, 3000);
+        return;
+    }
+  }
+}
+
+function titleOf(record: JobRecord | undefined): string {
+  if (!record) return 'Job';
+  return `${record.endpointId} · ${record.status.replace(/_/g, ' ').toLowerCase()}`;
+}
+
+async function readJobJson(folder: string): Promise<unknown> {
+  try {
+    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(vscode.Uri.parse(folder), 'job.json'));
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A record rebuilt from a job's saved job.json (written by saveJobOutputs), for a panel restored after its history entry went. */
+async function recordFromJobJson(folderPath: string | undefined, key: string): Promise<JobRecord | undefined> {
+  if (!folderPath) return undefined;
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const candidates = [vscode.Uri.file(folderPath), ...folders.map((f) => vscode.Uri.joinPath(f.uri, folderPath))];
+  for (const folder of candidates) {
+    const saved = (await readJobJson(folder.toString())) as Record<string, unknown> | undefined;
+    if (!saved || typeof saved !== 'object') continue;
+    const job = (saved['job'] ?? {}) as Record<string, unknown>;
+    const files = Array.isArray(saved['files']) ? (saved['files'] as Array<Record<string, unknown>>) : [];
+    const parsed = JobRecord.safeParse({
+      key,
+      endpointId: saved['endpointId'],
+      jobId: saved['jobId'],
+      mode: String(saved['jobId'] ?? '').startsWith('sync-') ? 'sync' : 'async',
+      ...(typeof saved['inputFile'] === 'string' ? { inputFile: vscode.Uri.file(saved['inputFile']).toString() } : {}),
+      input: saved['input'] ?? {},
+      status: saved['status'],
+      submittedAt: Date.parse(String(saved['savedAt'])) || Date.now(),
+      finishedAt: Date.parse(String(saved['savedAt'])) || Date.now(),
+      delayTime: job['delayTime'],
+      executionTime: job['executionTime'],
+      workerId: job['workerId'],
+      cost: saved['costUsd'],
+      outputsFolder: folder.toString(),
+      outputs: files.map((f) => ({
+        kind: f['kind'] === 'png' ? 'image' : f['kind'],
+        field: f['field'],
+        file: vscode.Uri.joinPath(folder, String(f['name'])).toString(),
+        seed: f['seed'],
+      })),
+    });
+    if (parsed.success) return parsed.data;
+  }
+  return undefined;
+}

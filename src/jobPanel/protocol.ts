@@ -1,0 +1,83 @@
+// The job panel's messages, both directions, as zod discriminated unions. Imported by the host
+// (src/jobPanel/jobPanel.ts) and by the webview script (media/jobPanel/main.ts), so neither side can send
+// what the other does not understand; each side validates what it receives (DEVELOPERS.md, webviews).
+// No `vscode` import: this module is bundled for the browser too.
+import { z } from 'zod';
+
+/** One output of a job as the panel shows it. `src` is always a webview URI of a LOCAL saved file. */
+export const PanelOutput = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('image'),
+    index: z.number().int().min(0),
+    src: z.string().optional(),
+    seed: z.number().optional(),
+    width: z.number().optional(),
+    height: z.number().optional(),
+    fileName: z.string().optional(),
+  }),
+  z.strictObject({
+    kind: z.enum(['video', 'audio']),
+    index: z.number().int().min(0),
+    src: z.string().optional(),
+    fileName: z.string().optional(),
+    /** Shown instead of the player when the file could not be saved (download off, too big, failed). */
+    note: z.string().optional(),
+  }),
+  z.strictObject({ kind: z.literal('json'), index: z.number().int().min(0), text: z.string() }),
+  z.strictObject({ kind: z.literal('rejected'), index: z.number().int().min(0), reason: z.string(), value: z.string() }),
+]);
+export type PanelOutput = z.infer<typeof PanelOutput>;
+
+/** Everything the panel shows, sent whole on every change (small, and the webview keeps it as its state). */
+export const PanelJob = z.strictObject({
+  key: z.string(),
+  endpointId: z.string(),
+  jobId: z.string().optional(),
+  mode: z.enum(['async', 'sync']),
+  inputFileName: z.string().optional(),
+  status: z.string(),
+  /** True while the extension is still waiting for this job. */
+  running: z.boolean(),
+  submittedAt: z.number(),
+  /** When the extension first saw the job leave the queue / finish (epoch ms). */
+  startedAt: z.number().optional(),
+  finishedAt: z.number().optional(),
+  delayTime: z.number().optional(),
+  executionTime: z.number().optional(),
+  workerId: z.string().optional(),
+  cost: z.number().optional(),
+  /** The service's error text of a failed job, or what went wrong on our side. */
+  error: z.string().optional(),
+  /** Actions offered with the error (describeError), shown as buttons. */
+  errorActions: z.array(z.strictObject({ id: z.string(), label: z.string() })).default([]),
+  note: z.string().optional(),
+  outputsFolder: z.string().optional(),
+  outputs: z.array(PanelOutput),
+  jobJson: z.string().optional(),
+});
+export type PanelJob = z.infer<typeof PanelJob>;
+
+export const HostMessage = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('job'), job: PanelJob }),
+]);
+export type HostMessage = z.infer<typeof HostMessage>;
+
+const outputRef = { index: z.number().int().min(0) };
+export const WebviewMessage = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('ready') }),
+  z.strictObject({ type: z.literal('openInput') }),
+  z.strictObject({ type: z.literal('openOutputsFolder') }),
+  z.strictObject({ type: z.literal('runAgain') }),
+  z.strictObject({ type: z.literal('cancel') }),
+  z.strictObject({ type: z.literal('errorAction'), id: z.string() }),
+  z.strictObject({ type: z.literal('openOutput'), ...outputRef }),
+  z.strictObject({ type: z.literal('openExternally'), ...outputRef }),
+  z.strictObject({ type: z.literal('saveAs'), ...outputRef }),
+  z.strictObject({ type: z.literal('copySeed'), seed: z.number() }),
+  z.strictObject({ type: z.literal('runWithSeed'), seed: z.number() }),
+]);
+export type WebviewMessage = z.infer<typeof WebviewMessage>;
+
+/** What the webview keeps through getState/setState, and what the serializer gets back after a reload. */
+export const PanelState = z.looseObject({ key: z.string(), job: PanelJob.optional() });
+export type PanelState = z.infer<typeof PanelState>;

@@ -1,0 +1,90 @@
+// The endpoint quick pick of "Run Job…" and "Change endpoint": the endpoints the sidebar knows (billing
+// records and the ones the user added), the ones used in this workspace, and whatever id the user types
+// (public model ids count, SPEC 4.4).
+import * as vscode from 'vscode';
+
+export interface KnownEndpoint {
+  id: string;
+  label?: string;
+  description?: string;
+}
+
+/** Where endpoint names come from besides our own memory (the sidebar's tree, when it is there). */
+export type EndpointSource = () => KnownEndpoint[] | Promise<KnownEndpoint[]>;
+
+/** An endpoint id goes into the URL path (SPEC 4.2): refuse what could not be one. */
+export function checkEndpointId(id: string): string | undefined {
+  const v = id.trim();
+  if (!v) return 'Type an endpoint id';
+  if (v.length > 200) return 'An endpoint id is at most 200 characters';
+  if (/[\s/\\?#%]/.test(v)) return 'An endpoint id has no spaces, slashes, "?", "#" or "%"';
+  return undefined;
+}
+
+interface Item extends vscode.QuickPickItem {
+  endpointId?: string;
+}
+
+export async function pickEndpoint(options: {
+  title: string;
+  current?: string;
+  used: string[];
+  sources: EndpointSource[];
+}): Promise<string | undefined> {
+  const known = new Map<string, KnownEndpoint>();
+  for (const source of options.sources) {
+    try {
+      for (const e of await source()) if (!known.has(e.id)) known.set(e.id, e);
+    } catch {
+      // A source that fails (no key, offline) only means fewer suggestions.
+    }
+  }
+  const items: Item[] = [];
+  const seen = new Set<string>();
+  const add = (id: string, description?: string, label?: string): void => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    items.push({
+      label: label && label !== id ? `${label}` : id,
+      description: [label && label !== id ? id : undefined, id === options.current ? 'current' : undefined, description].filter(Boolean).join(' · '),
+      endpointId: id,
+    });
+  };
+  if (options.current) add(options.current);
+  for (const id of options.used) add(id, 'used here', known.get(id)?.label);
+  for (const e of known.values()) add(e.id, e.description, e.label);
+
+  const qp = vscode.window.createQuickPick<Item>();
+  qp.title = options.title;
+  qp.placeholder = 'Pick an endpoint, or type an endpoint id (a public model id works too)';
+  qp.matchOnDescription = true;
+  const base = items;
+  qp.items = base;
+  qp.onDidChangeValue((value) => {
+    const typed = value.trim();
+    if (!typed || seen.has(typed)) {
+      qp.items = base;
+      return;
+    }
+    const problem = checkEndpointId(typed);
+    const custom: Item = problem
+      ? { label: typed, description: problem, alwaysShow: true }
+      : { label: typed, description: 'use this endpoint id', endpointId: typed, alwaysShow: true };
+    qp.items = [custom, ...base];
+  });
+  return new Promise<string | undefined>((resolve) => {
+    let done = false;
+    qp.onDidAccept(() => {
+      const chosen = qp.selectedItems[0] ?? qp.activeItems[0];
+      if (!chosen?.endpointId) return; // an invalid typed id: keep the picker open
+      done = true;
+      resolve(chosen.endpointId);
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      if (!done) resolve(undefined);
+      qp.dispose();
+    });
+    qp.show();
+  });
+}

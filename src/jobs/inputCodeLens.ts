@@ -1,0 +1,56 @@
+// The CodeLens at the top of input files (`serverlessGpu.jobs.inputFilePattern`, default `**/*.input.json`):
+// "Run on <endpoint>", "Run sync", "Change endpoint". The endpoint is the one remembered for the file.
+import * as vscode from 'vscode';
+import { JobCommands } from './commandIds';
+import type { EndpointMemory } from './endpointMemory';
+
+export class InputCodeLensProvider implements vscode.CodeLensProvider {
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.emitter.event;
+
+  constructor(private readonly memory: EndpointMemory) {}
+
+  /** The remembered endpoint of a file changed. */
+  refresh(): void {
+    this.emitter.fire();
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const top = new vscode.Range(0, 0, 0, 0);
+    const endpoint = this.memory.endpointFor(document.uri);
+    const args = [document.uri];
+    return [
+      new vscode.CodeLens(top, {
+        title: endpoint ? `$(play) Run on ${endpoint}` : '$(play) Run… (choose an endpoint)',
+        tooltip: endpoint ? `Send this file as a job's input to ${endpoint} (/run, then /status)` : 'Choose an endpoint, then run this file',
+        command: JobCommands.runCurrentFile,
+        arguments: args,
+      }),
+      new vscode.CodeLens(top, {
+        title: 'Run sync',
+        tooltip: 'Send with /runsync (continues by polling if the service answers before the job is done)',
+        command: JobCommands.runCurrentFileSync,
+        arguments: args,
+      }),
+      new vscode.CodeLens(top, {
+        title: 'Change endpoint',
+        tooltip: 'Choose the endpoint this file runs on',
+        command: JobCommands.changeEndpointForFile,
+        arguments: args,
+      }),
+    ];
+  }
+}
+
+/** Registers the provider for the glob of the setting, again whenever the setting changes. */
+export function registerInputCodeLens(provider: InputCodeLensProvider, pattern: () => string, onPatternChange: vscode.Event<void>): vscode.Disposable {
+  let registration = vscode.languages.registerCodeLensProvider({ pattern: pattern() }, provider);
+  const sub = onPatternChange(() => {
+    registration.dispose();
+    registration = vscode.languages.registerCodeLensProvider({ pattern: pattern() }, provider);
+  });
+  return new vscode.Disposable(() => {
+    sub.dispose();
+    registration.dispose();
+  });
+}

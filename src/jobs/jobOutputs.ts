@@ -1,0 +1,105 @@
+// Where and how a finished job's outputs are kept: resolves the outputs folder of the workspace (setting
+// `serverlessGpu.jobs.outputsDirectory`, default `.serverless-outputs`), hands the parts to the core's
+// saveJobOutputs (which downloads without the API key, with a size cap and a timeout) and turns the result
+// into the record's list of outputs, in output order.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { parseOutputs, type OutputPart } from '../core/outputs/outputs';
+import { saveJobOutputs, type SavedJobOutputs } from '../core/outputs/saveOutputs';
+import type { Job } from '../core/schemas';
+import type { JobRecord, SavedOutput } from './jobRecord';
+
+export interface JobOutputSettings {
+  outputsDirectory(): string;
+  downloadOutputs(): boolean;
+  maxDownloadBytes(): number;
+  downloadTimeoutMs(): number;
+}
+
+export interface SavedOutputs {
+  /** The job's folder, as a URI string. */
+  folder: string;
+  outputs: SavedOutput[];
+  thumbnail?: string;
+}
+
+export interface JobOutputsWriter {
+  save(record: JobRecord, job: Job, signal?: AbortSignal): Promise<SavedOutputs>;
+  /** Every folder outputs may be written to (the webview's localResourceRoots). */
+  roots(): vscode.Uri[];
+}
+
+export class WorkspaceOutputsWriter implements JobOutputsWriter {
+  constructor(private readonly settings: JobOutputSettings, private readonly fallbackRoot: vscode.Uri) {}
+
+  /** The outputs root for a job: under the workspace folder of its input file, else the first folder. */
+  rootFor(inputFile?: string): vscode.Uri {
+    const dir = this.settings.outputsDirectory().trim() || '.serverless-outputs';
+    if (path.isAbsolute(dir)) return vscode.Uri.file(dir);
+    const folder =
+      (inputFile ? vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(inputFile)) : undefined) ??
+      vscode.workspace.workspaceFolders?.[0];
+    return vscode.Uri.joinPath(folder?.uri ?? this.fallbackRoot, dir);
+  }
+
+  roots(): vscode.Uri[] {
+    const dir = this.settings.outputsDirectory().trim() || '.serverless-outputs';
+    if (path.isAbsolute(dir)) return [vscode.Uri.file(dir)];
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    return [...folders.map((f) => vscode.Uri.joinPath(f.uri, dir)), vscode.Uri.joinPath(this.fallbackRoot, dir)];
+  }
+
+  async save(record: JobRecord, job: Job, signal?: AbortSignal): Promise<SavedOutputs> {
+    const parts = parseOutputs(job.output);
+    const root = this.rootFor(record.inputFile);
+    const saved = await saveJobOutputs({
+      dir: root.fsPath,
+      endpointId: record.endpointId,
+      job,
+      input: record.input,
+      ...(record.inputFile ? { inputFile: vscode.Uri.parse(record.inputFile).fsPath } : {}),
+      parts,
+      download: this.settings.downloadOutputs(),
+      maxDownloadBytes: this.settings.maxDownloadBytes(),
+      downloadTimeoutMs: this.settings.downloadTimeoutMs(),
+      ...(signal ? { signal } : {}),
+    });
+    const outputs = describeSaved(parts, saved);
+    const thumbnail = outputs.find((o) => o.kind === 'image' && o.file)?.file;
+    return { folder: vscode.Uri.file(saved.folder).toString(), outputs, ...(thumbnail ? { thumbnail } : {}) };
+  }
+}
+
+/** The record's view of every part, in output order: the saved file, or why there is none. */
+export function describeSaved(parts: OutputPart[], saved: SavedJobOutputs): SavedOutput[] {
+  return parts.map((part): SavedOutput => {
+    const file = saved.files.find((f) => f.field === part.field);
+    const fileUri = file ? vscode.Uri.file(file.path).toString() : undefined;
+    switch (part.kind) {
+      case 'png':
+        return { kind: 'image', field: part.field, file: fileUri, seed: part.seed, width: part.width, height: part.height };
+      case 'image':
+      case 'video':
+      case 'audio': {
+        if (file) return { kind: part.kind, field: part.field, file: fileUri, seed: part.seed, url: part.url };
+        const failed = saved.failedDownloads.find((f) => f.field === part.field);
+        const note = failed
+          ? `Not downloaded: ${failed.reason}`
+          : 'Not downloaded: downloads are off (setting serverlessGpu.jobs.downloadOutputs). The service deletes it after 7 days.';
+        return { kind: part.kind, field: part.field, seed: part.seed, url: part.url, note };
+      }
+      case 'json':
+        return { kind: 'json', field: part.field, text: safeStringify(part.value) };
+      case 'rejected':
+        return { kind: 'rejected', field: part.field, note: part.reason };
+    }
+  });
+}
+
+function safeStringify(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

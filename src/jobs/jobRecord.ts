@@ -1,0 +1,74 @@
+// One job as the extension remembers it: what was sent, where, what the service said, and where its outputs
+// were saved. Persisted in the history (workspaceState) and in the job's job.json, so it is read back with
+// zod: a record written by an older version, or a hand-edited file, must not crash the history.
+import { z } from 'zod';
+import { isTerminalStatus } from '../core/schemas';
+
+/** States of our own, beside the service's (SPEC 3): before the service answered, or after we stopped. */
+export const LocalStatus = {
+  /** The request is on its way; no job id yet. */
+  submitting: 'SUBMITTING',
+  /** The user stopped waiting (the service has no cancel route, SPEC 4): the job may still run there. */
+  stopped: 'STOPPED',
+  /** We could not submit or follow the job (network, 401, a job past retention…): `error` says why. */
+  error: 'ERROR',
+} as const;
+
+export const SavedOutput = z.looseObject({
+  kind: z.enum(['image', 'video', 'audio', 'json', 'rejected']),
+  /** Where in the output it came from ("output[0].image_url"). */
+  field: z.string().default(''),
+  /** The saved file, as a URI string, when there is one. */
+  file: z.string().optional(),
+  seed: z.number().optional(),
+  width: z.number().optional(),
+  height: z.number().optional(),
+  /** For a media URL that was not downloaded: the URL, shown as text only. */
+  url: z.string().optional(),
+  /** Why a media URL was not saved, or why a part was rejected. */
+  note: z.string().optional(),
+  /** A JSON part, as text. */
+  text: z.string().optional(),
+});
+export type SavedOutput = z.infer<typeof SavedOutput>;
+
+export const JobRecord = z.looseObject({
+  /** Ours, unique per run (the job id is unknown until the service answers, and ids may repeat across endpoints). */
+  key: z.string().min(1),
+  endpointId: z.string().min(1),
+  jobId: z.string().optional(),
+  mode: z.enum(['async', 'sync']).catch('async'),
+  /** The input file's URI, when the job was started from one. */
+  inputFile: z.string().optional(),
+  input: z.record(z.string(), z.unknown()).catch({}),
+  status: z.string().min(1),
+  submittedAt: z.number(),
+  startedAt: z.number().optional(),
+  finishedAt: z.number().optional(),
+  delayTime: z.number().optional(),
+  executionTime: z.number().optional(),
+  workerId: z.string().optional(),
+  cost: z.number().optional(),
+  error: z.string().optional(),
+  note: z.string().optional(),
+  /** The job's outputs folder (URI string): `<outputsDirectory>/<endpoint>/<job id>/`. */
+  outputsFolder: z.string().optional(),
+  outputs: z.array(SavedOutput).catch([]).default([]),
+  /** The first saved PNG (URI string): the history item's thumbnail. */
+  thumbnail: z.string().optional(),
+});
+export type JobRecord = z.infer<typeof JobRecord>;
+
+/** True once nothing more will happen to the job on our side. */
+export function isFinished(record: Pick<JobRecord, 'status'>): boolean {
+  return isTerminalStatus(record.status) || record.status === LocalStatus.stopped || record.status === LocalStatus.error;
+}
+
+/** Wall-clock duration as the user felt it, in ms, when known. */
+export function durationMs(record: JobRecord, now = Date.now()): number {
+  return (record.finishedAt ?? now) - record.submittedAt;
+}
+
+export function newJobKey(now = Date.now()): string {
+  return `${now.toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}

@@ -1,0 +1,231 @@
+// The job runner: starts jobs, follows each until it ends (several at once, each cancellable), saves its
+// outputs the moment it completes, and keeps the history record up to date. The panel, the Jobs view, the
+// status bar and the notifications all watch the history and `onDidFinish`; none of them talk to the
+// service. A job still running when the window closed is followed again on the next start if the service
+// still keeps it (SPEC 8.6: 30 minutes).
+import * as vscode from 'vscode';
+import { CancelledError } from '../core/http/errors';
+import { Commands } from '../connection/commandIds';
+import { runJob, waitForJob } from './coreJobsShim';
+import type { Job, JobInput } from '../core/schemas';
+import type { ServiceClient } from '../core/service';
+import { outputCost } from '../core/outputs/outputs';
+import { describeError, type ErrorAction } from '../errors/describeError';
+import type { HistoryStore } from '../history/historyStore';
+import { isFinished, JobRecord, LocalStatus, newJobKey } from './jobRecord';
+import type { JobOutputsWriter } from './jobOutputs';
+
+/** SPEC 8.6: results of a dedicated endpoint stay readable through /status for 30 minutes. */
+export const RETENTION_MS = 30 * 60 * 1000;
+
+export interface ClientSource {
+  /** The client of the active connection, or undefined when there is no key (the user is told how to set one). */
+  getClient(): Promise<ServiceClient | undefined>;
+}
+
+export interface StartRequest {
+  endpointId: string;
+  input: JobInput;
+  mode: 'async' | 'sync';
+  inputFile?: vscode.Uri;
+}
+
+export const NO_CANCEL_ROUTE_NOTE =
+  'Stopped waiting. The service has no cancel route (SPEC 4 lists only run, runsync and status), so the job may ' +
+  'still run and be billed; its result stays readable through /status for 30 minutes.';
+
+export class JobRunner implements vscode.Disposable {
+  private readonly active = new Map<string, AbortController>();
+  private readonly actions = new Map<string, ErrorAction[]>();
+  private readonly finishEmitter = new vscode.EventEmitter<JobRecord>();
+  private readonly runningEmitter = new vscode.EventEmitter<number>();
+  /** A job reached its end (any terminal state, stopped, or an error on our side). */
+  readonly onDidFinish = this.finishEmitter.event;
+  /** The number of jobs being followed changed. */
+  readonly onDidChangeRunning = this.runningEmitter.event;
+
+  constructor(
+    private readonly history: HistoryStore,
+    private clients: ClientSource,
+    private readonly outputs: JobOutputsWriter,
+  ) {}
+
+  /** Where clients come from (the tests point the runner at their own emulator client). */
+  setClientSource(source: ClientSource): void {
+    this.clients = source;
+  }
+
+  dispose(): void {
+    // The window is closing: stop following without touching the records, so the next start resumes them.
+    for (const controller of this.active.values()) controller.abort();
+    this.active.clear();
+    this.finishEmitter.dispose();
+    this.runningEmitter.dispose();
+  }
+
+  isRunning(key: string): boolean {
+    return this.active.has(key);
+  }
+
+  runningCount(): number {
+    return this.active.size;
+  }
+
+  /** The buttons for a record's error (not persisted: they name commands of this session). */
+  errorActions(key: string): ErrorAction[] {
+    return this.actions.get(key) ?? [];
+  }
+
+  /** Starts a job and returns its record at once; the job is followed in the background. */
+  async start(request: StartRequest): Promise<JobRecord> {
+    const record = JobRecord.parse({
+      key: newJobKey(),
+      endpointId: request.endpointId,
+      mode: request.mode,
+      inputFile: request.inputFile?.toString(),
+      input: request.input,
+      status: LocalStatus.submitting,
+      submittedAt: Date.now(),
+      outputs: [],
+    });
+    await this.history.upsert(record);
+    this.follow(record, (client, signal, onUpdate) =>
+      runJob(client, request.endpointId, request.input, { mode: request.mode, signal, onUpdate }),
+    );
+    return record;
+  }
+
+  /** Stops waiting for a job. The service offers no cancel route, so the record says so plainly. */
+  cancel(key: string): boolean {
+    const controller = this.active.get(key);
+    if (!controller) return false;
+    controller.abort(new CancelledError());
+    return true;
+  }
+
+  /** Follows again the jobs that were running when the window closed, if the service still keeps them. */
+  async resumeInterrupted(now = Date.now()): Promise<number> {
+    let resumed = 0;
+    for (const record of [...this.history.all()]) {
+      if (isFinished(record) || this.active.has(record.key)) continue;
+      if (!record.jobId) {
+        await this.finish(record, {
+          status: LocalStatus.error,
+          error: 'The window closed before the service answered the submission, so the job id is unknown. Check the endpoint before running it again.',
+        });
+      } else if (now - record.submittedAt > RETENTION_MS) {
+        await this.finish(record, {
+          status: LocalStatus.error,
+          error: 'The window closed while this job was running, and it is now older than the 30 minutes the service keeps results (SPEC 8.6).',
+        });
+      } else {
+        const jobId = record.jobId;
+        resumed++;
+        this.follow({ ...record, note: 'Resumed after the window was reopened.' }, (client, signal, onUpdate) =>
+          waitForJob(client, record.endpointId, jobId, { signal, onUpdate }),
+        );
+      }
+    }
+    return resumed;
+  }
+
+  private follow(
+    initial: JobRecord,
+    wait: (client: ServiceClient, signal: AbortSignal, onUpdate: (job: Job) => void) => Promise<Job>,
+  ): void {
+    const controller = new AbortController();
+    this.active.set(initial.key, controller);
+    this.runningEmitter.fire(this.active.size);
+    let record = initial;
+    // Updates are applied in order, each persisted before the next (cheap: a handful per job).
+    let chain: Promise<unknown> = Promise.resolve();
+    const apply = (patch: Partial<JobRecord>): Promise<void> => {
+      const next = chain.then(async () => {
+        record = { ...record, ...patch };
+        await this.history.upsert(record);
+      });
+      chain = next.catch(() => undefined);
+      return next;
+    };
+
+    void (async () => {
+      try {
+        const client = await this.clients.getClient();
+        if (!client) {
+          this.actions.set(record.key, [
+            { title: 'Set API Key', command: Commands.setApiKey },
+            { title: 'Use Local Emulator', command: Commands.useLocalEmulator },
+          ]);
+          await chain;
+          await this.finish(record, {
+            status: LocalStatus.error,
+            error: 'No API key is set for the active connection, so nothing was sent. Set a key, or try the local emulator.',
+          });
+          return;
+        }
+        const job = await wait(client, controller.signal, (update) => void apply(patchFromJob(record, update)));
+        await chain;
+        record = { ...record, ...patchFromJob(record, job) };
+        await this.completeWithOutputs(record, job, controller.signal);
+      } catch (err) {
+        await chain;
+        if (controller.signal.aborted || (err instanceof CancelledError)) {
+          await this.finish(record, { status: LocalStatus.stopped, note: NO_CANCEL_ROUTE_NOTE });
+        } else {
+          const described = describeError(err, {
+            operation: record.jobId ? 'status' : 'run',
+            endpointId: record.endpointId,
+            ...(record.jobId ? { jobId: record.jobId } : {}),
+          });
+          this.actions.set(record.key, described.actions);
+          await this.finish(record, { status: LocalStatus.error, error: [described.message, ...(described.details ?? [])].join('\n') });
+        }
+      } finally {
+        this.active.delete(initial.key);
+        this.runningEmitter.fire(this.active.size);
+      }
+    })();
+  }
+
+  /** Saves every output (and job.json) before the job counts as finished: nothing is lost (issue 5). */
+  private async completeWithOutputs(record: JobRecord, job: Job, signal: AbortSignal): Promise<void> {
+    let patch: Partial<JobRecord> = { status: job.status };
+    if (job.status === 'FAILED' || job.error !== undefined) patch.error = errorText(job.error) ?? 'The job failed; the service gave no reason.';
+    try {
+      const saved = await this.outputs.save(record, job, signal);
+      patch = { ...patch, outputsFolder: saved.folder, outputs: saved.outputs, ...(saved.thumbnail ? { thumbnail: saved.thumbnail } : {}) };
+    } catch (err) {
+      patch.note = `The outputs could not be saved: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    await this.finish(record, patch);
+  }
+
+  private async finish(record: JobRecord, patch: Partial<JobRecord>): Promise<void> {
+    const done: JobRecord = { ...record, ...patch, finishedAt: record.finishedAt ?? Date.now() };
+    await this.history.upsert(done);
+    this.finishEmitter.fire(done);
+  }
+}
+
+/** What a job object from the service changes in our record. */
+function patchFromJob(record: JobRecord, job: Job): Partial<JobRecord> {
+  const patch: Partial<JobRecord> = { jobId: job.id, status: job.status };
+  if (job.status !== 'IN_QUEUE' && record.startedAt === undefined) patch.startedAt = Date.now();
+  if (typeof job.delayTime === 'number') patch.delayTime = job.delayTime;
+  if (typeof job.executionTime === 'number') patch.executionTime = job.executionTime;
+  if (typeof job.workerId === 'string') patch.workerId = job.workerId;
+  const cost = outputCost(job.output);
+  if (cost !== undefined) patch.cost = cost;
+  return patch;
+}
+
+/** The service's error of a failed job: usually a string, sometimes an object (kept readable as JSON). */
+export function errorText(error: unknown): string | undefined {
+  if (error === undefined || error === null || error === '') return undefined;
+  if (typeof error === 'string') return error;
+  try {
+    return JSON.stringify(error, null, 2);
+  } catch {
+    return String(error);
+  }
+}

@@ -1,0 +1,142 @@
+// The job runner feature, wired: history, runner, panels, the Jobs view, CodeLens, diagnostics, status bar
+// and notifications. extension.ts calls `registerJobRunner` once. Nothing here sends a request at
+// activation: interrupted jobs are resumed after activation has returned.
+import * as vscode from 'vscode';
+import type { Logger } from '../core/log';
+import type { Settings } from '../config/settings';
+import { HistoryStore } from '../history/historyStore';
+import { JobsTreeProvider } from '../history/jobsView';
+import { JobPanels } from '../jobPanel/jobPanel';
+import { JOBS_VIEW_ID, JobCommands } from './commandIds';
+import { EndpointMemory } from './endpointMemory';
+import type { EndpointSource } from './endpointPicker';
+import type { EndpointsServices } from '../endpoints/registerEndpoints';
+import { InputCodeLensProvider, registerInputCodeLens } from './inputCodeLens';
+import { InputDiagnostics } from './inputDiagnostics';
+import { JobActions, registerJobCommands } from './jobCommands';
+import { WorkspaceOutputsWriter } from './jobOutputs';
+import { LocalStatus, type JobRecord } from './jobRecord';
+import { type ClientSource, JobRunner } from './jobRunner';
+import { createRunningJobsStatusBar } from './runningJobsStatusBar';
+
+/** What the real-editor tests reach through the extension's exports (ExtensionMode.Test only). */
+export interface JobRunnerApi {
+  runner: JobRunner;
+  history: HistoryStore;
+  panels: JobPanels;
+  actions: JobActions;
+  diagnostics: InputDiagnostics;
+  memory: EndpointMemory;
+  outputs: WorkspaceOutputsWriter;
+  /** Tests: follow jobs with this client source instead of the active connection (undefined: back to it). */
+  useClientSource(source: ClientSource | undefined): void;
+  /** A fresh history read back from workspaceState, as the next window would. */
+  reloadHistoryFromStorage(): HistoryStore;
+}
+
+export interface JobRunnerDeps {
+  context: vscode.ExtensionContext;
+  connection: ClientSource;
+  settings: Settings;
+  logger: Logger;
+  /** The sidebar's endpoints (billing records, added ones): suggestions for the endpoint pickers. */
+  sidebarEndpoints?: () => EndpointsServices | undefined;
+}
+
+export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Disposable[]; api: JobRunnerApi } {
+  const { context, settings, logger } = deps;
+  const history = new HistoryStore(context.workspaceState, () => settings.historyLimit());
+  const outputs = new WorkspaceOutputsWriter(settings, context.globalStorageUri);
+  const runner = new JobRunner(history, deps.connection, outputs);
+  const memory = new EndpointMemory(context.workspaceState);
+  const diagnostics = new InputDiagnostics();
+  const codeLens = new InputCodeLensProvider(memory);
+
+  let actions: JobActions | undefined;
+  const panels = new JobPanels(
+    context.extensionUri,
+    history,
+    {
+      runAgain: (r) => actions!.runAgain(r),
+      runWithSeed: (r, seed) => actions!.runWithSeed(r, seed),
+      cancel: (key) => void vscode.commands.executeCommand(JobCommands.cancelJob, key),
+      isRunning: (key) => runner.isRunning(key),
+      errorActions: (key) => runner.errorActions(key),
+      outputRoots: () => outputs.roots(),
+    },
+    logger,
+  );
+  const commandDeps = { runner, history, panels, memory, diagnostics, codeLens, endpointSources: [endpointsOfSidebar(deps.sidebarEndpoints)] };
+  actions = new JobActions(commandDeps);
+
+  const tree = new JobsTreeProvider(history, (key) => runner.isRunning(key));
+  const view = vscode.window.createTreeView(JOBS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
+  const updateBadge = (count: number): void => {
+    view.badge = count > 0 ? { value: count, tooltip: `${count} job${count === 1 ? '' : 's'} running` } : undefined;
+  };
+
+  const patternChanged = new vscode.EventEmitter<void>();
+  const disposables: vscode.Disposable[] = [
+    history,
+    runner,
+    diagnostics,
+    panels,
+    tree,
+    view,
+    patternChanged,
+    registerInputCodeLens(codeLens, () => settings.inputFilePattern(), patternChanged.event),
+    createRunningJobsStatusBar(runner),
+    runner.onDidChangeRunning((n) => {
+      updateBadge(n);
+      tree.refresh();
+    }),
+    runner.onDidFinish((record) => notifyIfHidden(record, panels)),
+    settings.onDidChange((e) => {
+      if (e.affects('jobsInputFilePattern')) patternChanged.fire();
+      if (e.affects('jobsHistoryLimit')) void history.applyLimit();
+    }),
+    ...registerJobCommands(actions, commandDeps),
+  ];
+
+  // After activation: follow again the jobs the last window left running (SPEC 8.6 retention).
+  const resume = setTimeout(() => {
+    void runner.resumeInterrupted().then(
+      (n) => n && logger.info(`resumed ${n} job(s) left running when the window closed`),
+      (e: unknown) => logger.error('resuming interrupted jobs failed', e),
+    );
+  }, 0);
+  disposables.push(new vscode.Disposable(() => clearTimeout(resume)));
+
+  const api: JobRunnerApi = {
+    runner,
+    history,
+    panels,
+    actions,
+    diagnostics,
+    memory,
+    outputs,
+    useClientSource: (source) => runner.setClientSource(source ?? deps.connection),
+    reloadHistoryFromStorage: () => new HistoryStore(context.workspaceState, () => settings.historyLimit()),
+  };
+  return { disposables, api };
+}
+
+/** A job that ends while its panel is hidden (or closed) gets a notification with "Open". */
+function notifyIfHidden(record: JobRecord, panels: JobPanels): void {
+  if (record.status === LocalStatus.stopped || panels.isVisible(record.key)) return;
+  const status = record.status.replace(/_/g, ' ').toLowerCase();
+  const text = `Job on ${record.endpointId} ${status}${record.error ? `: ${record.error.split('\n')[0]}` : ''}`;
+  const show = record.status === 'COMPLETED' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+  void show(text, 'Open').then((choice) => {
+    if (choice === 'Open') panels.open(record.key);
+  });
+}
+
+/** The endpoints the sidebar's tree has loaded (none before its first load: typing an id still works). */
+function endpointsOfSidebar(get: (() => EndpointsServices | undefined) | undefined): EndpointSource {
+  return () => {
+    const state = get?.()?.tree.current;
+    if (!state || state.kind !== 'loaded') return [];
+    return state.model.endpoints.map((e) => ({ id: e.id, ...(e.displayName ? { label: e.displayName } : {}), description: 'from the Endpoints view' }));
+  };
+}
