@@ -1,0 +1,50 @@
+// The emulator's clock: real time, or real time shifted by an offset (config `now`, admin moves). Job progress,
+// retention, rate-limit windows, file expiry and billing defaults all read this one clock, so moving it moves
+// all of them together (issue 3, admin clock).
+export type ClockListener = () => void;
+
+export class EmulatorClock {
+  private offsetMs: number;
+  private readonly listeners = new Set<ClockListener>();
+
+  constructor(start?: Date) {
+    this.offsetMs = start ? start.getTime() - Date.now() : 0;
+  }
+
+  /** Milliseconds since the epoch on the emulator clock. */
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  nowDate(): Date {
+    return new Date(this.now());
+  }
+
+  /** Moves the clock by `ms` (may be negative). */
+  advance(ms: number): void {
+    this.offsetMs += ms;
+    this.emit();
+  }
+
+  /** Sets the clock to `instant`; it keeps ticking from there. */
+  set(instant: Date): void {
+    this.offsetMs = instant.getTime() - Date.now();
+    this.emit();
+  }
+
+  /** Called after every move, so waiters (runsync) can re-check jobs that a jump finished. */
+  onChange(listener: ClockListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(): void {
+    for (const l of [...this.listeners]) l();
+  }
+}
+
+/** RFC 3339 in UTC without a fraction when the instant has none (bucket boundaries never do). */
+export function isoUtc(ms: number): string {
+  const s = new Date(ms).toISOString();
+  return s.endsWith('.000Z') ? `${s.slice(0, -5)}Z` : s;
+}

@@ -1,0 +1,160 @@
+// The emulator's configuration file (issue 3, "Configuration"): its public interface, validated with zod.
+// Extra fields are allowed everywhere (looseObject) so configs can carry notes or future fields; the fields
+// below must work as written. A bad file is reported with the zod path of the bad field (the CLI exits 2).
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { DateTime } from '../core/schemas';
+
+export const ENDPOINT_KINDS = ['image', 'public-image', 'public-video', 'public-audio', 'echo'] as const;
+export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
+
+export const SCOPES = ['billing:read', 'jobs:run', 'jobs:read'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export const DEFAULT_QUEUE_MS = 500;
+export const DEFAULT_EXECUTION_MS = 2000;
+export const DEFAULT_RETENTION_MINUTES = 30; // SPEC 8 rule 6
+export const DEFAULT_RATE_LIMITS = { minute: 600, hour: 20_000, day: 200_000 };
+
+/** USD per second of execution time; a finished job costs executionTime x each price (issue 3, Jobs). */
+export const Prices = z.looseObject({
+  gpuPerSecond: z.number().min(0).default(0.00044),
+  cpuPerSecond: z.number().min(0).default(0.00004),
+  diskPerSecond: z.number().min(0).default(0.000005),
+  feePerSecond: z.number().min(0).default(0.00002),
+});
+export type Prices = z.infer<typeof Prices>;
+
+export const EndpointConfig = z.looseObject({
+  id: z.string().min(1).regex(/^[^/\s]+$/, 'must not contain "/" or whitespace'),
+  kind: z.enum(ENDPOINT_KINDS),
+  queueMs: z.number().int().min(0).max(86_400_000).default(DEFAULT_QUEUE_MS),
+  executionMs: z.number().int().min(0).max(86_400_000).default(DEFAULT_EXECUTION_MS),
+  /** When set, every job of this endpoint ends FAILED with this `error` message. */
+  fail: z.string().min(1).optional(),
+  prices: Prices.prefault({}),
+});
+export type EndpointConfig = z.infer<typeof EndpointConfig>;
+
+export const KeyConfig = z.looseObject({
+  key: z.string().min(1).regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'must be a bearer token (RFC 6750 b64token: letters, digits, -._~+/)'),
+  scopes: z.array(z.enum(SCOPES)),
+  /** Restricts the job routes of this key to these endpoint ids (billing is not restricted). */
+  endpoints: z.array(z.string().min(1)).optional(),
+  expiresAt: DateTime.optional(),
+});
+export type KeyConfig = z.infer<typeof KeyConfig>;
+
+export const UsageEvent = z.looseObject({
+  serverlessId: z.string().min(1),
+  time: DateTime,
+  gpuAmount: z.number().min(0).default(0),
+  cpuAmount: z.number().min(0).default(0),
+  diskAmount: z.number().min(0).default(0),
+  feeAmount: z.number().min(0).default(0),
+});
+export type UsageEvent = z.infer<typeof UsageEvent>;
+
+/** Not in the issue's example: generated usage, the same generator the demo uses (see docs/emulator.md). */
+export const SyntheticUsage = z.looseObject({
+  days: z.number().int().min(1).max(3660),
+  seed: z.number().int().default(1),
+  /** Endpoints to generate usage for (an id, or an id with its own scale and active period); default: every
+   *  endpoint of the user. An id that is not one of the user's endpoints appears in billing only (a deleted one). */
+  endpoints: z
+    .array(
+      z.union([
+        z.string().min(1),
+        z.looseObject({
+          id: z.string().min(1),
+          /** Typical GPU cost (USD) of a busy hour. */
+          scale: z.number().positive().optional(),
+          /** Active from this many days before the start time (default: `days`) until this many (default 0). */
+          fromDaysAgo: z.number().int().min(0).optional(),
+          untilDaysAgo: z.number().int().min(0).optional(),
+        }),
+      ]),
+    )
+    .optional(),
+});
+export type SyntheticUsage = z.infer<typeof SyntheticUsage>;
+
+export const UserConfig = z.looseObject({
+  id: z.string().min(1),
+  keys: z.array(KeyConfig).default([]),
+  endpoints: z.array(EndpointConfig).default([]),
+  usage: z.array(UsageEvent).default([]),
+  syntheticUsage: SyntheticUsage.optional(),
+});
+export type UserConfig = z.infer<typeof UserConfig>;
+
+export const EmulatorConfigSchema = z
+  .looseObject({
+    now: DateTime.optional(),
+    rateLimits: z
+      .looseObject({
+        minute: z.number().int().min(1).default(DEFAULT_RATE_LIMITS.minute),
+        hour: z.number().int().min(1).default(DEFAULT_RATE_LIMITS.hour),
+        day: z.number().int().min(1).default(DEFAULT_RATE_LIMITS.day),
+      })
+      .prefault({}),
+    retentionMinutes: z.number().positive().default(DEFAULT_RETENTION_MINUTES),
+    users: z.array(UserConfig).min(1),
+  })
+  .superRefine((cfg, ctx) => {
+    // A key must identify exactly one user, and an endpoint id one endpoint of a user.
+    const seenKeys = new Map<string, string>();
+    const seenUsers = new Set<string>();
+    cfg.users.forEach((u, ui) => {
+      if (seenUsers.has(u.id)) ctx.addIssue({ code: 'custom', path: ['users', ui, 'id'], message: `duplicate user id '${u.id}'` });
+      seenUsers.add(u.id);
+      u.keys.forEach((k, ki) => {
+        if (seenKeys.has(k.key)) ctx.addIssue({ code: 'custom', path: ['users', ui, 'keys', ki, 'key'], message: `duplicate key (already used by ${seenKeys.get(k.key)})` });
+        seenKeys.set(k.key, `user '${u.id}'`);
+      });
+      const seenEndpoints = new Set<string>();
+      u.endpoints.forEach((e, ei) => {
+        if (seenEndpoints.has(e.id)) ctx.addIssue({ code: 'custom', path: ['users', ui, 'endpoints', ei, 'id'], message: `duplicate endpoint id '${e.id}'` });
+        seenEndpoints.add(e.id);
+      });
+    });
+  });
+
+export type EmulatorConfig = z.output<typeof EmulatorConfigSchema>;
+export type EmulatorConfigInput = z.input<typeof EmulatorConfigSchema>;
+
+export class ConfigError extends Error {
+  constructor(message: string, readonly issues: string[]) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** `users.0.keys.1.scopes.0: Invalid option ...`: the zod path first, so the bad field is named. */
+export function formatIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.map(String).join('.') || '(root)';
+  return `${path}: ${issue.message}`;
+}
+
+export function parseConfig(input: unknown): EmulatorConfig {
+  const r = EmulatorConfigSchema.safeParse(input);
+  if (r.success) return r.data;
+  const issues = r.error.issues.map(formatIssue);
+  throw new ConfigError(`invalid emulator config:\n  ${issues.join('\n  ')}`, issues);
+}
+
+export function loadConfigFile(file: string): EmulatorConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read config file ${file}: ${(err as Error).message}`, []);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`config file ${file} is not valid JSON: ${(err as Error).message}`, []);
+  }
+  return parseConfig(json);
+}

@@ -1,0 +1,125 @@
+// The emulator's HTTP front: node:http and a hand-written router, so every status code and header the spec
+// pins down is visible here. Order for a service route: route (404/405) -> injected fault -> authentication
+// (401) -> rate limit (429; every authenticated answer carries the RateLimit headers) -> the route itself
+// (403 scope/endpoint, 400 validation, 413, 404 job, 200).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { handleAdmin, type AdminContext } from './adminRoutes';
+import type { KeyRing } from './auth';
+import { handleBilling } from './billingRoute';
+import type { EmulatorClock } from './clock';
+import { applyFault, type FaultQueue } from './faults';
+import type { FileStore } from './fileStore';
+import type { JobQueue } from './jobQueue';
+import { handleStatus, handleSubmit } from './jobRoutes';
+import type { RateLimiter } from './rateLimiter';
+import { HttpProblem, sendHttpProblem, sendProblem } from './respond';
+
+export interface ServerContext {
+  clock: EmulatorClock;
+  keys: KeyRing;
+  limiter: RateLimiter;
+  jobs: JobQueue;
+  files: FileStore;
+  faults: FaultQueue;
+  admin: AdminContext | undefined;
+  stopping: AbortSignal;
+  log?: (line: string) => void;
+}
+
+type Route =
+  | { name: 'billing'; allow: 'GET' }
+  | { name: 'run' | 'runsync'; allow: 'POST'; endpointId: string }
+  | { name: 'status'; allow: 'GET'; endpointId: string; jobId: string };
+
+function decode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Matches a service route (SPEC 4.1-4.4) by path alone; the method is checked after, for a 405. */
+export function matchRoute(path: string): Route | undefined {
+  if (path === '/v2/billing/serverless') return { name: 'billing', allow: 'GET' };
+  const s = path.split('/');
+  if (s[0] !== '' || s[1] !== 'v2') return undefined;
+  const endpointId = s[2] !== undefined && s[2] !== '' ? decode(s[2]) : undefined;
+  if (endpointId === undefined) return undefined;
+  if (s.length === 4 && (s[3] === 'run' || s[3] === 'runsync')) return { name: s[3], allow: 'POST', endpointId };
+  if (s.length === 5 && s[3] === 'status' && s[4] !== '') {
+    const jobId = decode(s[4]!);
+    if (jobId !== undefined) return { name: 'status', allow: 'GET', endpointId, jobId };
+  }
+  return undefined;
+}
+
+async function serveFile(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  const s = path.split('/'); // ['', 'files', jobId, name]
+  const file = s.length === 4 ? ctx.files.get(decode(s[2]!) ?? '', decode(s[3]!) ?? '') : undefined;
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    throw new HttpProblem(405, `${req.method} is not allowed on ${path}.`, undefined, { Allow: 'GET, HEAD' });
+  }
+  if (!file) throw new HttpProblem(404, 'No such file: output links of public endpoints expire 7 days after the job finished.');
+  const body = file.body();
+  res.writeHead(200, {
+    'Content-Type': file.contentType,
+    'Content-Length': body.length,
+    'Cache-Control': 'public, max-age=3600',
+    Expires: new Date(file.expiresAtMs).toUTCString(),
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://emulator.invalid');
+  const path = url.pathname;
+  const method = req.method ?? 'GET';
+
+  if (ctx.admin && path.startsWith('/__admin/') && (await handleAdmin(ctx.admin, req, res, path))) return;
+  if (path.startsWith('/files/')) return serveFile(ctx, req, res, path);
+
+  const route = matchRoute(path);
+  if (!route) throw new HttpProblem(404, `There is no route ${path}. The service has GET /v2/billing/serverless, POST /v2/<endpoint>/run and /runsync, and GET /v2/<endpoint>/status/<job>.`);
+  if (method !== route.allow) throw new HttpProblem(405, `${method} is not allowed on ${path}; use ${route.allow}.`, undefined, { Allow: route.allow });
+
+  const fault = ctx.faults.take(path);
+  if (fault && (await applyFault(fault, req, res, path))) return;
+
+  const principal = ctx.keys.authenticate(req.headers.authorization, ctx.clock.now());
+  const rate = ctx.limiter.take(principal.account.id);
+  for (const [k, v] of Object.entries(rate.headers)) res.setHeader(k, v);
+  if (!rate.allowed) {
+    const windows = rate.exceeded.map((w) => `${w} (${ctx.limiter.limitOf(w)} requests per ${w})`).join(' and ');
+    throw new HttpProblem(429, `Rate limit exceeded for the ${windows} window${rate.exceeded.length > 1 ? 's' : ''}; retry in ${rate.retryAfterSeconds} s.`);
+  }
+
+  const jobCtx = { jobs: ctx.jobs, stopping: ctx.stopping };
+  switch (route.name) {
+    case 'billing':
+      return handleBilling(res, principal, url.searchParams, ctx.clock.now(), ctx.jobs);
+    case 'run':
+    case 'runsync':
+      return handleSubmit(jobCtx, req, res, principal, route.endpointId, route.name === 'runsync', url.searchParams);
+    case 'status':
+      return handleStatus(jobCtx, res, principal, route.endpointId, route.jobId, url.searchParams);
+  }
+}
+
+export function createEmulatorServer(ctx: ServerContext): Server {
+  return createServer((req, res) => {
+    const started = Date.now();
+    if (ctx.log) res.on('finish', () => ctx.log!(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`));
+    handle(ctx, req, res).catch((err: unknown) => {
+      if (err instanceof HttpProblem) {
+        sendHttpProblem(res, err);
+      } else {
+        ctx.log?.(`internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
+        sendProblem(res, 500, 'The emulator failed on this request; this is a bug in the emulator.');
+      }
+      // An answer sent before the body was read (401, 403, 413...): drain the rest of the upload, so the client
+      // reads our answer instead of a reset (a 413 also says Connection: close, and node closes after it).
+      if (!req.complete) req.resume();
+    });
+  });
+}
