@@ -1,0 +1,343 @@
+// The job runner in the real editor, against the emulator started in this process (issue 5, "Done when").
+// Requests go through a small recording proxy in front of the emulator: it counts every request (so "a bad
+// file sends nothing" and "cancel stops polling" are measured, not assumed) and rewrites the emulator's
+// origin in answers to its own, so output downloads pass through it too and their headers are recorded.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { spawn } from 'node:child_process';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { createServiceClient } from '../../src/core/http/client';
+import type { ServiceClient } from '../../src/core/service';
+import { JobCommands } from '../../src/jobs/commandIds';
+import type { JobRecord } from '../../src/jobs/jobRecord';
+import type { JobRunnerApi } from '../../src/jobs/registerJobs';
+import { click, count, driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
+import { activateExtension, eventually, workspaceFolder } from './support/extension';
+
+interface Recorded {
+  method: string;
+  url: string;
+  authorization: string | undefined;
+}
+
+/** The built emulator (dist/emulator.js, demo data) as a child process of this test, on a free port. */
+async function startEmulator(extensionPath: string): Promise<{ url: string; close(): Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(extensionPath, 'dist', 'emulator.js'), '--host', '127.0.0.1', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`emulator did not start: ${output}`)), 30_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[0]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`emulator exited (${code}): ${output}`)));
+  });
+  return {
+    url,
+    close: () => new Promise<void>((r) => {
+      if (child.exitCode !== null) return r();
+      child.once('exit', () => r());
+      child.kill('SIGTERM');
+    }),
+  };
+}
+
+/** A pass-through proxy that records each request and points the emulator's own URLs back at itself. */
+async function startRecordingProxy(target: string): Promise<{ url: string; requests: Recorded[]; close(): Promise<void> }> {
+  const requests: Recorded[] = [];
+  const targetUrl = new URL(target);
+  let self = '';
+  const server = http.createServer((req, res) => {
+    requests.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
+    const headers = { ...req.headers, host: targetUrl.host };
+    const upstream = http.request({ host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers }, (up) => {
+      const type = String(up.headers['content-type'] ?? '');
+      if (!/json/.test(type)) {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      up.on('data', (c: Buffer) => chunks.push(c));
+      up.on('end', () => {
+        const body = Buffer.from(Buffer.concat(chunks).toString('utf8').split(target).join(self));
+        const out = { ...up.headers, 'content-length': String(body.length) };
+        res.writeHead(up.statusCode ?? 502, out);
+        res.end(body);
+      });
+    });
+    upstream.on('error', () => {
+      res.writeHead(502);
+      res.end();
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  self = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: self,
+    requests,
+    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
+  };
+}
+
+function pngSize(bytes: Buffer): { width: number; height: number } {
+  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+  assert.equal(bytes.subarray(12, 16).toString('latin1'), 'IHDR');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+async function writeInput(name: string, text: string): Promise<vscode.Uri> {
+  const uri = vscode.Uri.joinPath(workspaceFolder().uri, name);
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  return uri;
+}
+
+async function openInEditor(uri: vscode.Uri): Promise<vscode.TextEditor> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  return vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.One });
+}
+
+suite('jobs', () => {
+  let api: JobRunnerApi;
+  let emulator: { url: string; close(): Promise<void> };
+  let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+  let client: ServiceClient;
+
+  const finished = (key: string, timeoutMs = 60_000): Promise<JobRecord> =>
+    eventually(() => {
+      const r = api.history.get(key);
+      return r && r.finishedAt !== undefined && !api.runner.isRunning(key) ? r : undefined;
+    }, `job ${key} to finish`, timeoutMs);
+
+  suiteSetup(async () => {
+    const ext = await activateExtension();
+    const exported = ext.exports as { jobs?: JobRunnerApi } | undefined;
+    assert.ok(exported?.jobs, 'the extension exposes the job runner to tests (ExtensionMode.Test)');
+    api = exported.jobs;
+    emulator = await startEmulator(ext.extensionPath);
+    proxy = await startRecordingProxy(emulator.url);
+    client = createServiceClient({ billingBaseUrl: proxy.url, jobsBaseUrl: proxy.url, apiKey: 'demo-key-full' });
+    api.useClientSource({ getClient: async () => client });
+  });
+
+  suiteTeardown(async () => {
+    api?.useClientSource(undefined);
+    await proxy?.close();
+    await emulator?.close();
+  });
+
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('runs the current file async on an image endpoint: decodable PNGs of the requested size on disk and in the panel', async () => {
+    const uri = await writeInput('cat.input.json', JSON.stringify({ input: { prompt: 'a cat in a hat', width: 320, height: 192, num_images: 2, seed: 42 } }, null, 2));
+    await api.memory.rememberEndpoint(uri, 'sdxl-turbo');
+    await openInEditor(uri);
+    const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile)) as JobRecord;
+    assert.equal(started.mode, 'async');
+    const done = await finished(started.key);
+    assert.equal(done.status, 'COMPLETED', done.error);
+    assert.ok(proxy.requests.some((r) => r.method === 'POST' && r.url === '/v2/sdxl-turbo/run'), 'sent /run');
+    assert.ok(proxy.requests.some((r) => r.method === 'GET' && r.url.startsWith('/v2/sdxl-turbo/status/')), 'polled /status');
+
+    const images = done.outputs.filter((o) => o.kind === 'image');
+    assert.equal(images.length, 2);
+    const folder = vscode.Uri.parse(done.outputsFolder!).fsPath;
+    assert.ok(folder.startsWith(path.join(workspaceFolder().uri.fsPath, '.serverless-outputs', 'sdxl-turbo')), folder);
+    for (const image of images) {
+      const bytes = fs.readFileSync(vscode.Uri.parse(image.file!).fsPath);
+      assert.deepEqual(pngSize(bytes), { width: 320, height: 192 });
+    }
+    assert.deepEqual(images.map((i) => i.seed), [42, 43]);
+    const saved = JSON.parse(fs.readFileSync(path.join(folder, 'job.json'), 'utf8')) as { input: unknown; job: { status: string } };
+    assert.deepEqual(saved.input, { prompt: 'a cat in a hat', width: 320, height: 192, num_images: 2, seed: 42 });
+    assert.equal(saved.job.status, 'COMPLETED');
+
+    // The panel got both images as local webview resources, with their size.
+    const shown = await eventually(() => api.panels.lastSent(started.key)?.status === 'COMPLETED' && api.panels.lastSent(started.key), 'the panel to show the result');
+    const panelImages = shown.outputs.filter((o) => o.kind === 'image');
+    assert.equal(panelImages.length, 2);
+    for (const o of panelImages) {
+      assert.ok(o.kind === 'image' && o.src && !o.src.startsWith('data:') && o.width === 320 && o.height === 192, JSON.stringify(o));
+    }
+    if (driverAvailable()) {
+      await waitForSelector('figure.image img', { inWebview: true });
+      assert.equal(await count('figure.image img', { inWebview: true }), 2, 'two images drawn in the webview');
+      assert.match(await textContent('#status-line', { inWebview: true }), /Completed/);
+      assert.match(await textContent('figcaption .facts', { inWebview: true }), /320×192 · seed 42/);
+      await screenshot('job-panel', { docs: true });
+    }
+  });
+
+  test('runs the current file sync (/runsync, polling on if the answer is not final)', async () => {
+    const uri = await writeInput('sync.input.json', JSON.stringify({ prompt: 'a dog', width: 256, height: 128 }, null, 2));
+    await api.memory.rememberEndpoint(uri, 'sdxl-turbo');
+    await openInEditor(uri);
+    const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFileSync)) as JobRecord;
+    const done = await finished(started.key);
+    assert.equal(done.status, 'COMPLETED', done.error);
+    assert.equal(done.mode, 'sync');
+    assert.ok(proxy.requests.some((r) => r.method === 'POST' && r.url === '/v2/sdxl-turbo/runsync'), 'sent /runsync');
+    const image = done.outputs.find((o) => o.kind === 'image');
+    assert.ok(image?.file);
+    assert.deepEqual(pngSize(fs.readFileSync(vscode.Uri.parse(image.file).fsPath)), { width: 256, height: 128 });
+  });
+
+  test('a failing endpoint shows its error', async () => {
+    const uri = await writeInput('broken.input.json', JSON.stringify({ prompt: 'anything' }));
+    await api.memory.rememberEndpoint(uri, 'broken-gpu');
+    const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
+    const done = await finished(started.key);
+    assert.equal(done.status, 'FAILED');
+    assert.match(done.error ?? '', /CUDA out of memory/);
+    const shown = await eventually(() => api.panels.lastSent(started.key)?.status === 'FAILED' && api.panels.lastSent(started.key), 'the panel to show the failure');
+    assert.match(shown.error ?? '', /CUDA out of memory/);
+    if (driverAvailable()) assert.match(await textContent('.error-text', { inWebview: true }), /CUDA out of memory/);
+  });
+
+  test('an invalid JSON file gets a diagnostic at its line and column and nothing is sent', async () => {
+    const uri = await writeInput('bad.input.json', '{\n  "prompt": "x",\n  "width": ,\n}\n');
+    await api.memory.rememberEndpoint(uri, 'sdxl-turbo');
+    await openInEditor(uri);
+    const before = proxy.requests.length;
+    const result = await vscode.commands.executeCommand(JobCommands.runCurrentFile);
+    assert.equal(result, undefined, 'no job was started');
+    const diagnostics = await eventually(() => {
+      const d = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'Serverless GPU');
+      return d.length ? d : undefined;
+    }, 'a diagnostic');
+    assert.equal(diagnostics[0]!.range.start.line, 2, 'on line 3 (0-based 2)');
+    assert.equal(diagnostics[0]!.range.start.character, 11, 'at the stray comma');
+    assert.match(diagnostics[0]!.message, /not valid JSON/);
+    assert.equal(proxy.requests.length, before, 'the emulator received no request');
+
+    // Not a wrapper-plus-extras either: extra top-level properties are refused the same way.
+    const extra = await writeInput('extra.input.json', '{\n  "input": {"prompt": "x"},\n  "webhook": "https://example.com"\n}\n');
+    await api.memory.rememberEndpoint(extra, 'sdxl-turbo');
+    assert.equal(await vscode.commands.executeCommand(JobCommands.runCurrentFile, extra), undefined);
+    assert.equal(vscode.languages.getDiagnostics(extra)[0]?.range.start.line, 2);
+    assert.equal(proxy.requests.length, before, 'still no request');
+  });
+
+  test('cancel stops polling, and says the service has no cancel route', async () => {
+    const uri = await writeInput('slow.input.json', JSON.stringify({ prompt: 'slow one' }));
+    await api.memory.rememberEndpoint(uri, 'flux-dev');
+    const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
+    const jobId = (await eventually(() => api.history.get(started.key)?.jobId, 'the job id')) as string;
+    await eventually(() => proxy.requests.some((r) => r.url.includes(`/status/${encodeURIComponent(jobId)}`)), 'a first status request');
+    assert.equal(await vscode.commands.executeCommand(JobCommands.cancelJob, started.key), true);
+    const done = await finished(started.key);
+    assert.equal(done.status, 'STOPPED');
+    assert.match(done.note ?? '', /no cancel route/);
+    const polls = proxy.requests.filter((r) => r.url.includes(`/status/${encodeURIComponent(jobId)}`)).length;
+    // Long enough for flux-dev (0.8 s queue + 4 s run) to finish on the emulator: a runner still polling
+    // would have asked again in that time. There is no event for "nothing happened", so this one waits.
+    await new Promise((r) => setTimeout(r, 6000));
+    const after = proxy.requests.filter((r) => r.url.includes(`/status/${encodeURIComponent(jobId)}`)).length;
+    assert.equal(after, polls, 'no status request after cancel');
+    assert.equal(api.history.get(started.key)?.status, 'STOPPED');
+  });
+
+  test('a public endpoint\'s output is downloaded without the Authorization header', async () => {
+    const uri = await writeInput('public.input.json', JSON.stringify({ prompt: 'a lighthouse', width: 200, height: 100 }));
+    await api.memory.rememberEndpoint(uri, 'black-forest-labs-flux-1-schnell');
+    const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
+    const done = await finished(started.key);
+    assert.equal(done.status, 'COMPLETED', done.error);
+    assert.ok(typeof done.cost === 'number', 'the public endpoint reports a cost');
+    const image = done.outputs.find((o) => o.kind === 'image');
+    assert.ok(image?.file, `saved: ${JSON.stringify(done.outputs)}`);
+    assert.deepEqual(pngSize(fs.readFileSync(vscode.Uri.parse(image.file).fsPath)), { width: 200, height: 100 });
+    const downloads = proxy.requests.filter((r) => r.url.startsWith('/files/'));
+    assert.ok(downloads.length >= 1, 'the download went through the recording proxy');
+    for (const d of downloads) assert.equal(d.authorization, undefined, `no Authorization on ${d.url}`);
+    const jobCalls = proxy.requests.filter((r) => r.url.startsWith('/v2/'));
+    assert.ok(jobCalls.every((r) => r.authorization === 'Bearer demo-key-full'), 'the key does go to the service itself');
+  });
+
+  test('a hostile output (javascript: URL, HTML in the prompt) is shown as text and never run', async () => {
+    const hostile = '<img src=x onerror=alert(1)><script>alert(2)</script><b>bold</b>';
+    const uri = await writeInput('hostile.input.json', JSON.stringify({ prompt: hostile, image_url: 'javascript:alert(1)', video_url: 'javascript:alert(2)' }));
+    await api.memory.rememberEndpoint(uri, 'echo');
+    const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
+    const done = await finished(started.key);
+    assert.equal(done.status, 'COMPLETED', done.error);
+    const rejected = done.outputs.filter((o) => o.kind === 'rejected');
+    assert.equal(rejected.length, 2, JSON.stringify(done.outputs));
+    const shown = await eventually(() => api.panels.lastSent(started.key)?.status === 'COMPLETED' && api.panels.lastSent(started.key), 'the panel');
+    assert.ok(shown.outputs.every((o) => !('src' in o) || o.src === undefined), 'no source for a rejected output');
+    assert.ok(shown.jobJson?.includes(hostile), 'the prompt appears, as text, in the job JSON');
+    if (driverAvailable()) {
+      await waitForSelector('figure.rejected', { inWebview: true });
+      assert.equal(await count('img', { inWebview: true }), 0, 'no <img> element was created from the prompt');
+      assert.equal(await count('script:not([nonce])', { inWebview: true }), 0, 'no script element from the output');
+      assert.equal(await count('b', { inWebview: true }), 0, 'no markup from the output');
+      await click('details.job-json summary', { inWebview: true });
+      assert.ok((await textContent('details.job-json pre', { inWebview: true })).includes(hostile), 'the prompt is shown as text');
+      assert.match(await textContent('figure.rejected .note', { inWebview: true }), /javascript/i);
+    }
+  });
+
+  test('the history survives: a history re-created from workspaceState holds every job, and opens its panel from disk', async () => {
+    const current = api.history.all();
+    assert.ok(current.length >= 5, `history has the jobs of this suite (${current.length})`);
+    const reloaded = api.reloadHistoryFromStorage();
+    try {
+      assert.deepEqual(reloaded.all().map((r) => [r.key, r.status, r.outputsFolder]), current.map((r) => [r.key, r.status, r.outputsFolder]));
+      assert.ok(reloaded.all().every((r, i) => i === 0 || r.submittedAt <= reloaded.all()[i - 1]!.submittedAt), 'newest first');
+    } finally {
+      reloaded.dispose();
+    }
+    const completed = current.find((r) => r.status === 'COMPLETED' && r.endpointId === 'sdxl-turbo')!;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand(JobCommands.openJob, completed.key);
+    const shown = await eventually(() => api.panels.lastSent(completed.key), 'the reopened panel');
+    assert.ok(shown.jobJson?.includes('"jobId"'), 'the job JSON came from the saved job.json');
+    assert.ok(shown.outputs.some((o) => o.kind === 'image' && o.src));
+  });
+
+  test('a job left running when the window closed is resumed within retention', async () => {
+    const { id } = await client.run('sdxl-turbo', { prompt: 'left running' });
+    const orphan: JobRecord = {
+      key: `orphan-${Date.now()}`, endpointId: 'sdxl-turbo', jobId: id, mode: 'async', input: { prompt: 'left running' },
+      status: 'IN_QUEUE', submittedAt: Date.now(), outputs: [],
+    };
+    const stale: JobRecord = { ...orphan, key: `stale-${Date.now()}`, jobId: 'gone', submittedAt: Date.now() - 31 * 60_000 };
+    await api.history.upsert(orphan);
+    await api.history.upsert(stale);
+    assert.equal(await api.runner.resumeInterrupted(), 1);
+    const done = await finished(orphan.key);
+    assert.equal(done.status, 'COMPLETED', done.error);
+    assert.ok(done.outputs.some((o) => o.kind === 'image' && o.file));
+    assert.match(api.history.get(stale.key)?.error ?? '', /30 minutes/);
+  });
+
+  test('the CodeLens offers Run on <endpoint>, Run sync and Change endpoint', async () => {
+    const uri = await writeInput('lens.input.json', JSON.stringify({ input: { prompt: 'a red fox at dawn', width: 1024, height: 768, num_inference_steps: 4, seed: 7 } }, null, 2) + '\n');
+    await api.memory.rememberEndpoint(uri, 'flux-dev');
+    await openInEditor(uri);
+    const lenses = await eventually(async () => {
+      const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+      return l && l.length >= 3 ? l : undefined;
+    }, 'the CodeLens');
+    assert.deepEqual(lenses.map((l) => l.command?.title), ['$(play) Run on flux-dev', 'Run sync', 'Change endpoint']);
+    if (driverAvailable()) {
+      await waitForSelector('.contentWidgets .codelens-decoration, .codelens-decoration');
+      await screenshot('codelens', { docs: true });
+    }
+  });
+});
