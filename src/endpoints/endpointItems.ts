@@ -2,8 +2,8 @@
 // view/item/context menus key on (STYLE.md "Trees").
 import * as vscode from 'vscode';
 import type { ErrorDescription } from '../errors/describeError';
-import { BUCKET_ADJECTIVE, describeRange } from './billingWindow';
-import { bucketLabel, formatBreakdown, formatUsd, formatUsdExact, type BucketNode, type EndpointNode } from './billingTreeModel';
+import type { BucketNode, EndpointNode } from './billingTreeModel';
+import { bucketText, endpointText } from './itemText';
 
 export const ContextValues = {
   /** An endpoint from the billing records only. */
@@ -25,30 +25,23 @@ export interface MessageNode {
 export type TreeNode = EndpointNode | BucketNode | MessageNode;
 
 export class EndpointItem extends vscode.TreeItem {
-  constructor(readonly node: EndpointNode, window: { startTime: string; endTime: string; bucketSize: BucketNode['bucketSize'] }) {
-    super(node.displayName ?? node.id, node.buckets.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  constructor(readonly node: EndpointNode) {
+    const text = endpointText(node);
+    super(text.label, node.buckets.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     this.id = `endpoint:${node.id}`;
-    this.description = formatUsd(node.amounts.total);
+    this.description = text.description;
     this.contextValue = node.added ? ContextValues.addedEndpoint : ContextValues.endpoint;
     this.iconPath = new vscode.ThemeIcon(node.amounts.total > 0 ? 'server-process' : 'server');
-    const tip = new vscode.MarkdownString(undefined, false);
-    tip.isTrusted = false;
-    tip.supportHtml = false;
-    tip.appendText(`${node.displayName ? `${node.displayName} (${node.id})` : node.id}\n\n`);
-    tip.appendText(`Total ${formatUsdExact(node.amounts.total)}\n\n`);
-    tip.appendText(`${formatBreakdown(node.amounts, true)}\n\n`);
-    tip.appendText(`${describeRange(window)}, ${BUCKET_ADJECTIVE[window.bucketSize]}`);
-    this.tooltip = tip;
   }
 }
 
 export class BucketItem extends vscode.TreeItem {
   constructor(readonly node: BucketNode) {
-    super(bucketLabel(node.startTime, node.bucketSize), vscode.TreeItemCollapsibleState.None);
+    const text = bucketText(node);
+    super(text.label, vscode.TreeItemCollapsibleState.None);
     this.id = `bucket:${node.parent.id}:${node.startTime}`;
-    this.description = `${formatUsd(node.amounts.total)} · ${formatBreakdown(node.amounts)}`;
+    this.description = text.description;
     this.contextValue = ContextValues.bucket;
-    this.tooltip = `${node.startTime} – ${node.endTime}\nTotal ${formatUsdExact(node.amounts.total)}\n${formatBreakdown(node.amounts, true)}`;
     this.iconPath = new vscode.ThemeIcon('calendar');
   }
 }

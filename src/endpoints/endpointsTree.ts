@@ -12,6 +12,7 @@ import type { AddedEndpoints } from './addedEndpoints';
 import { buildBillingTree, formatUsd, type BillingTreeModel } from './billingTreeModel';
 import { describeWindow, parseStoredWindow, windowLabel, windowQuery, type BillingWindow } from './billingWindow';
 import { BucketItem, EndpointItem, MessageItem, type MessageNode, type TreeNode } from './endpointItems';
+import { bucketTooltip, endpointTooltip } from './itemText';
 
 export const ENDPOINTS_VIEW_ID = 'serverlessGpu.endpoints';
 /** Context key: true when the active profile has no key; the welcome view's `when`. */
@@ -166,13 +167,17 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     switch (node.kind) {
-      case 'endpoint': {
-        const w = this.state.kind === 'loaded' ? this.state.model.window : { startTime: new Date(0).toISOString(), endTime: new Date(0).toISOString(), bucketSize: 'day' as const };
-        return new EndpointItem(node, w);
-      }
+      case 'endpoint': return new EndpointItem(node);
       case 'bucket': return new BucketItem(node);
       case 'message': return new MessageItem(node);
     }
+  }
+
+  /** Tooltips on hover only (see itemText.ts). */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    if (node.kind === 'endpoint' && this.state.kind === 'loaded') item.tooltip = endpointTooltip(node, this.state.model.window);
+    if (node.kind === 'bucket') item.tooltip = bucketTooltip(node);
+    return item;
   }
 
   getChildren(node?: TreeNode): TreeNode[] {

@@ -1,0 +1,35 @@
+// The words of each tree item (label, description, tooltip), separate from the vscode TreeItem classes so
+// the bench measures them in plain Node and the items stay one-liners. No `vscode` import.
+import { BUCKET_ADJECTIVE, describeRange } from './billingWindow';
+import { bucketLabel, formatBreakdown, formatUsd, formatUsdExact, type BillingTreeModel, type BucketNode, type EndpointNode } from './billingTreeModel';
+
+// Tooltips are separate: the tree computes them only when the user hovers (resolveTreeItem), since a
+// year of daily buckets is 18,000 tooltips nobody reads.
+export interface ItemText {
+  label: string;
+  description: string;
+}
+
+export function endpointText(node: EndpointNode): ItemText {
+  return { label: node.displayName ?? node.id, description: formatUsd(node.amounts.total) };
+}
+
+export function endpointTooltip(node: EndpointNode, window: BillingTreeModel['window']): string {
+  return [
+    node.displayName ? `${node.displayName} (${node.id})` : node.id,
+    `Total ${formatUsdExact(node.amounts.total)}`,
+    formatBreakdown(node.amounts, true),
+    `${describeRange(window)}, ${BUCKET_ADJECTIVE[window.bucketSize]}`,
+  ].join('\n');
+}
+
+export function bucketText(node: BucketNode): ItemText {
+  return {
+    label: bucketLabel(node.startTime, node.bucketSize),
+    description: `${formatUsd(node.amounts.total)} · ${formatBreakdown(node.amounts)}`,
+  };
+}
+
+export function bucketTooltip(node: BucketNode): string {
+  return `${node.startTime} – ${node.endTime}\nTotal ${formatUsdExact(node.amounts.total)}\n${formatBreakdown(node.amounts, true)}`;
+}
