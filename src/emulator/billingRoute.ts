@@ -23,7 +23,20 @@ export async function handleBilling(
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
   for (const chunk of billingJsonChunks({ boundaries, bucketSize: q.window.bucketSize, serverlessId: q.serverlessId, endpoints })) {
     if (res.destroyed) return;
-    if (!res.write(chunk)) await new Promise<void>((resolve) => { res.once('drain', resolve); res.once('close', resolve); });
+    if (!res.write(chunk)) await drained(res);
   }
   res.end();
+}
+
+/** Resolves when the socket wants more (or is gone), leaving no listener behind. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
