@@ -1,0 +1,124 @@
+// What the client has learned about how long jobs take, per endpoint: the queue wait (`delayTime`) and the
+// processing time (`executionTime`) of finished jobs (SPEC 2.7). Adaptive polling (pollPlan.ts) uses it to
+// ask for a job's status right when it is likely to have finished, instead of on a fixed beat. It is only a
+// hint: a wrong estimate costs a little lag or a few requests, never a wrong answer.
+
+const MAX_SAMPLES = 20;
+
+export interface DurationEstimate {
+  /** Typical queue wait, ms. */
+  queueMs: number;
+  /** Typical processing time, ms. */
+  executionMs: number;
+  /** How far a job's processing time may plausibly be from `executionMs`, ms. */
+  executionSpreadMs: number;
+  /** How far a job's queue wait may plausibly be from `queueMs`, ms. */
+  queueSpreadMs: number;
+  /** Jobs of this endpoint behind the estimate; 0 when it is pooled from other endpoints. */
+  samples: number;
+}
+
+interface Samples {
+  queue: number[];
+  execution: number[];
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/**
+ * The spread we plan around: the largest distance of a recent sample from the median, plus a margin for
+ * what we have not seen yet. One sample says little, so it gets a wide margin.
+ */
+function spread(xs: readonly number[], center: number): number {
+  if (xs.length === 1) return 0.25 * center + 100;
+  const widest = Math.max(...xs.map((x) => Math.abs(x - center)));
+  // The margin for the unseen shrinks as the samples agree for longer.
+  return widest + (0.1 * center + 40) / xs.length;
+}
+
+function estimateOf(s: Samples): DurationEstimate {
+  const executionMs = median(s.execution);
+  const queueMs = s.queue.length > 0 ? median(s.queue) : 0;
+  return {
+    executionMs,
+    queueMs,
+    executionSpreadMs: spread(s.execution, executionMs),
+    queueSpreadMs: s.queue.length > 0 ? spread(s.queue, queueMs) : 0,
+    samples: s.execution.length,
+  };
+}
+
+function serviceOf(key: string): string {
+  const space = key.indexOf(' ');
+  return space < 0 ? '' : key.slice(0, space);
+}
+
+export class JobDurationModel {
+  private readonly byKey = new Map<string, Samples>();
+
+  /** Learns from a finished job. Missing or nonsensical times are ignored. */
+  record(key: string, delayTime: unknown, executionTime: unknown): void {
+    if (typeof executionTime !== 'number' || !Number.isFinite(executionTime) || executionTime < 0) return;
+    const samples = this.byKey.get(key) ?? { queue: [], execution: [] };
+    samples.execution.push(executionTime);
+    if (typeof delayTime === 'number' && Number.isFinite(delayTime) && delayTime >= 0) samples.queue.push(delayTime);
+    if (samples.execution.length > MAX_SAMPLES) samples.execution.shift();
+    if (samples.queue.length > MAX_SAMPLES) samples.queue.shift();
+    this.byKey.set(key, samples);
+  }
+
+  /**
+   * The estimate for `key`'s endpoint; without samples of its own, a wider estimate pooled from the other
+   * endpoints of the same service (jobs on one platform tend to be of one kind); undefined with neither.
+   */
+  estimate(key: string): DurationEstimate | undefined {
+    const own = this.byKey.get(key);
+    if (own && own.execution.length > 0) return estimateOf(own);
+    const service = serviceOf(key);
+    const pooled: Samples = { queue: [], execution: [] };
+    for (const [k, v] of this.byKey) {
+      if (serviceOf(k) !== service) continue;
+      pooled.queue.push(...v.queue);
+      pooled.execution.push(...v.execution);
+    }
+    if (pooled.execution.length === 0) return undefined;
+    const e = estimateOf(pooled);
+    // Another endpoint's jobs are a weak hint: plan for half their duration either way.
+    return {
+      ...e,
+      executionSpreadMs: Math.max(e.executionSpreadMs, 0.5 * e.executionMs + 100),
+      queueSpreadMs: Math.max(e.queueSpreadMs, 0.5 * e.queueMs),
+      samples: 0,
+    };
+  }
+
+  /** Plain data, so the editor can keep what was learned across sessions (e.g. in globalState). */
+  toJSON(): Record<string, Samples> {
+    return Object.fromEntries([...this.byKey].map(([k, v]) => [k, { queue: [...v.queue], execution: [...v.execution] }]));
+  }
+
+  /** Restores `toJSON()` output; anything malformed is skipped. */
+  static fromJSON(data: unknown): JobDurationModel {
+    const model = new JobDurationModel();
+    if (typeof data !== 'object' || data === null) return model;
+    for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+      const v = value as Partial<Samples> | null;
+      const nums = (xs: unknown): number[] => (Array.isArray(xs) ? xs.filter((x): x is number => typeof x === 'number' && Number.isFinite(x) && x >= 0).slice(-MAX_SAMPLES) : []);
+      const execution = nums(v?.execution);
+      if (execution.length > 0) model.byKey.set(key, { execution, queue: nums(v?.queue) });
+    }
+    return model;
+  }
+}
+
+/** The model shared by every wait of this process, so each job of an endpoint makes the next one's polling better. */
+export const sharedDurationModel = new JobDurationModel();
+
+/** The key of an endpoint in a duration model: the same endpoint id on two services is two endpoints. */
+export function durationKey(jobsBaseUrl: string, endpointId: string): string {
+  return `${jobsBaseUrl.replace(/\/+$/, '')} ${endpointId}`;
+}

@@ -1,0 +1,128 @@
+// Following a job until it ends (SPEC 3, 4.4): COMPLETED, FAILED, CANCELLED or TIMED_OUT. When to ask is
+// decided by pollPlan.ts (adaptive polling, the strategy is described there); this file does the asking,
+// reports changes, learns durations, and turns the service's answers into what a UI can explain.
+import { CancelledError, NotFoundError, RateLimitedError, ServiceError } from '../http/errors';
+import { systemClock, type Clock } from '../http/clock';
+import { isTerminalStatus, type Job } from '../schemas';
+import type { ServiceClient } from '../service';
+import { durationKey, sharedDurationModel, type JobDurationModel } from './durationModel';
+import { nextPollDelayMs, MAX_POLL_MS, type PollState } from './pollPlan';
+import { rateLimitWaitMs } from '../http/rateLimit';
+
+/** SPEC 8.6: the status route keeps a dedicated endpoint's results for 30 minutes after the job ends. */
+export const RESULT_RETENTION_MINUTES = 30;
+
+export interface WaitOptions {
+  signal?: AbortSignal;
+  /** Called with the job each time its status changes (not for the `initial` job, which the caller has). */
+  onUpdate?: (job: Job) => void;
+  /** The job as last seen (the answer of /run or /runsync): the wait starts from it instead of asking at once. */
+  initial?: Job;
+  /** When the job was submitted (epoch ms, same clock): lets the queue wait in `delayTime` pin its start. */
+  submittedAt?: number;
+  clock?: Clock;
+  /** What is known of job durations; defaults to the one shared by this process. */
+  durations?: JobDurationModel;
+  /** Status requests that fail in a row (after the HTTP layer's own retries) before the wait gives up. */
+  maxConsecutiveFailures?: number;
+}
+
+const DEFAULT_MAX_CONSECUTIVE_FAILURES = 3;
+/** Below this many requests left in a rate-limit window, polls are spread over the rest of the window. */
+const LOW_QUOTA = 5;
+
+/** Failures worth another try after a pause: the service or the network hiccuped, the job is still there. */
+function isTransient(e: unknown): boolean {
+  return e instanceof ServiceError && (e.kind === 'network' || e.kind === 'timeout' || e.kind === 'server' || e.kind === 'rateLimited');
+}
+
+/** With few requests left in a window, stretch the interval so this wait does not use them all up at once. */
+function quotaFriendlyDelay(client: ServiceClient, delay: number, now: number): number {
+  let stretched = delay;
+  for (const state of Object.values(client.rateLimits)) {
+    if (!state || state.remaining > LOW_QUOTA || state.resetAt <= now) continue;
+    stretched = Math.max(stretched, (state.resetAt - now) / (state.remaining + 1));
+  }
+  return stretched;
+}
+
+function expiredMessage(jobId: string): string {
+  return `Job ${jobId} is no longer known to the service. Results are kept for ${RESULT_RETENTION_MINUTES} minutes after a job ends (SPEC 8.6), so this one has expired.`;
+}
+
+/**
+ * Polls GET /status until the job reaches a terminal state and returns that job. Throws CancelledError as
+ * soon as `signal` aborts (no request is sent after that), NotFoundError if a job we had seen disappears
+ * (its message says results are kept for 30 minutes), or the error of the last failure when the service
+ * cannot be reached several times in a row.
+ */
+export async function waitForJob(client: ServiceClient, endpointId: string, jobId: string, options: WaitOptions = {}): Promise<Job> {
+  const { signal, onUpdate, initial } = options;
+  const clock = options.clock ?? systemClock;
+  const durations = options.durations ?? sharedDurationModel;
+  const key = durationKey(client.settings.jobsBaseUrl, endpointId);
+  const maxFailures = options.maxConsecutiveFailures ?? DEFAULT_MAX_CONSECUTIVE_FAILURES;
+  if (signal?.aborted) throw new CancelledError();
+
+  const state: PollState = { now: clock.now(), startedWatchingAt: clock.now() };
+  if (options.submittedAt !== undefined) state.submittedAt = options.submittedAt;
+  let last: Job | undefined = initial;
+  // A job we were handed or have seen existed: a later 404 means it expired, not that the id is wrong.
+  let seen = initial !== undefined;
+  let failures = 0;
+  let failureDelay = 0;
+
+  const observe = (job: Job, at: number): void => {
+    state.status = job.status;
+    if (typeof job.delayTime === 'number') state.delayTime = job.delayTime;
+    if ((job.status === 'IN_PROGRESS' || job.status === 'RUNNING') && state.firstSeenRunningAt === undefined) state.firstSeenRunningAt = at;
+  };
+  if (initial) {
+    observe(initial, state.startedWatchingAt);
+    if (isTerminalStatus(initial.status)) {
+      durations.record(key, initial.delayTime, initial.executionTime);
+      return initial;
+    }
+  }
+
+  for (let polls = 0; ; polls++) {
+    // Without a job in hand, the first question is asked at once.
+    if (polls > 0 || initial) {
+      const now = clock.now();
+      state.estimate = durations.estimate(key);
+      const planned = failureDelay > 0 ? failureDelay : nextPollDelayMs({ ...state, now });
+      // An exhausted window holds the request in the HTTP layer anyway; waiting here keeps the plan honest.
+      const delay = Math.max(quotaFriendlyDelay(client, planned, now), rateLimitWaitMs(client.rateLimits, now));
+      await clock.sleep(delay, signal);
+    }
+    const sentAt = clock.now();
+    let job: Job;
+    try {
+      job = await client.status(endpointId, jobId, signal ? { signal } : {});
+    } catch (e) {
+      if (e instanceof CancelledError || signal?.aborted) throw new CancelledError();
+      if (e instanceof NotFoundError) {
+        throw seen ? new NotFoundError(e.problem, expiredMessage(jobId)) : e;
+      }
+      if (!isTransient(e) || ++failures >= maxFailures) throw e;
+      // Back off on the service's word (Retry-After) or by doubling, within the polling cap.
+      const asked = e instanceof RateLimitedError ? e.retryAfterMs : 0;
+      failureDelay = Math.min(MAX_POLL_MS, Math.max(asked, 1000 * 2 ** (failures - 1)));
+      continue;
+    }
+    failures = 0;
+    failureDelay = 0;
+    seen = true;
+    const receivedAt = clock.now();
+    state.roundTripMs = receivedAt - sentAt;
+    observe(job, receivedAt);
+    const changed = last === undefined || last.status !== job.status;
+    last = job;
+    if (isTerminalStatus(job.status)) {
+      durations.record(key, job.delayTime, job.executionTime);
+      onUpdate?.(job);
+      return job;
+    }
+    if (changed) onUpdate?.(job);
+  }
+}

@@ -1,0 +1,194 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServiceClient } from '../../../src/core/http/client';
+import { systemClock, type Clock } from '../../../src/core/http/clock';
+import { CancelledError, NotFoundError, ServerError, type ServiceError } from '../../../src/core/http/errors';
+import { JobDurationModel, durationKey, runJob, waitForJob } from '../../../src/core/jobs';
+import type { Job } from '../../../src/core/schemas';
+import { hang, json, problem, startScriptedServer, type Reply, type RawReply, type Script, type ScriptedServer } from '../support/scriptedServer';
+
+const servers: ScriptedServer[] = [];
+after(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+async function serve(script: Script): Promise<ScriptedServer> {
+  const s = await startScriptedServer(script);
+  servers.push(s);
+  return s;
+}
+const clientOf = (s: ScriptedServer) => createServiceClient({ billingBaseUrl: s.url, jobsBaseUrl: s.url, apiKey: 'k-123456789' }, { random: () => 0 });
+
+/** Real timers, but every planned wait is cut to a few ms (the plan itself is tested in pollPlan.test.ts). */
+function quickClock(planned: number[] = []): Clock {
+  return { now: () => Date.now(), sleep: (ms, signal) => { planned.push(ms); return systemClock.sleep(Math.min(ms, 5), signal); } };
+}
+async function rejection(p: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as ServiceError;
+  }
+  assert.fail('expected a rejection');
+}
+const job = (status: string, extra: Record<string, unknown> = {}): Reply => json({ id: 'job-1', status, ...extra });
+
+describe('waitForJob reaches every terminal state', () => {
+  const terminals: [string, Record<string, unknown>][] = [
+    ['COMPLETED', { output: [{ image_url: 'data:image/png;base64,AA', seed: 1 }], delayTime: 10, executionTime: 20 }],
+    ['FAILED', { error: 'CUDA out of memory' }],
+    ['CANCELLED', {}],
+    ['TIMED_OUT', {}],
+  ];
+  for (const [status, extra] of terminals) {
+    test(`${status}: returns the job and reports each status change once`, async () => {
+      const server = await serve([job('IN_QUEUE'), job('IN_QUEUE'), job('IN_PROGRESS', { delayTime: 10 }), job('RUNNING'), job(status, extra)]);
+      const updates: string[] = [];
+      const result = await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(), durations: new JobDurationModel(), onUpdate: (j) => updates.push(j.status) });
+      assert.equal(result.status, status);
+      if (status === 'FAILED') assert.equal(result.error, 'CUDA out of memory');
+      assert.deepEqual(updates, ['IN_QUEUE', 'IN_PROGRESS', 'RUNNING', status]);
+      assert.equal(server.requests.length, 5);
+      assert.ok(server.requests.every((r) => r.method === 'GET' && r.url === '/v2/ep/status/job-1'));
+    });
+  }
+
+  test('an unknown status is shown and waited through', async () => {
+    const server = await serve([job('WARMING_UP'), job('COMPLETED')]);
+    const updates: string[] = [];
+    await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(), onUpdate: (j) => updates.push(j.status) });
+    assert.deepEqual(updates, ['WARMING_UP', 'COMPLETED']);
+  });
+
+  test('a terminal initial job is returned without any request', async () => {
+    const server = await serve([job('COMPLETED')]);
+    const initial: Job = { id: 'job-1', status: 'FAILED', error: 'x' };
+    assert.equal(await waitForJob(clientOf(server), 'ep', 'job-1', { initial }), initial);
+    assert.equal(server.requests.length, 0);
+  });
+
+  test('a finished job teaches the duration model of its endpoint', async () => {
+    const server = await serve([job('COMPLETED', { delayTime: 300, executionTime: 1700 })]);
+    const durations = new JobDurationModel();
+    await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(), durations });
+    const e = durations.estimate(durationKey(server.url, 'ep'));
+    assert.equal(e?.executionMs, 1700);
+    assert.equal(e?.queueMs, 300);
+  });
+
+  test('with a learned duration the next job is asked about just after its predicted end', async () => {
+    const server = await serve([job('COMPLETED', { delayTime: 0, executionTime: 2000 })]);
+    const durations = new JobDurationModel();
+    for (let i = 0; i < 5; i++) durations.record(durationKey(server.url, 'ep'), 0, 2000);
+    const planned: number[] = [];
+    const submittedAt = Date.now();
+    await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(planned), durations, initial: { id: 'job-1', status: 'IN_QUEUE' }, submittedAt });
+    assert.equal(server.requests.length, 1);
+    assert.equal(planned.length, 1);
+    assert.ok(planned[0]! >= 1900 && planned[0]! <= 2100, `planned ${planned[0]} ms`);
+  });
+});
+
+describe('waitForJob: jobs that vanish, fail to answer, or are cancelled', () => {
+  test('a 404 for a job seen before says results are kept for 30 minutes', async () => {
+    const server = await serve([job('IN_PROGRESS'), problem(404, 'job not found')]);
+    const e = await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock() }));
+    assert.ok(e instanceof NotFoundError);
+    assert.match(e.message, /kept for 30 minutes/);
+  });
+
+  test('a 404 right after submission (the job existed) says the same', async () => {
+    const server = await serve([problem(404, 'job not found')]);
+    const e = await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(), initial: { id: 'job-1', status: 'IN_QUEUE' } }));
+    assert.match(e.message, /30 minutes/);
+  });
+
+  test('a 404 for an id never seen is the plain not-found error', async () => {
+    const server = await serve([problem(404, 'no such job')]);
+    const e = await rejection(waitForJob(clientOf(server), 'ep', 'nope', { clock: quickClock() }));
+    assert.ok(e instanceof NotFoundError);
+    assert.equal(e.message, 'no such job');
+  });
+
+  test('a few failed polls in a row are waited through', async () => {
+    const drop: RawReply = { raw: (res) => res.socket?.destroy() };
+    // Each status call is retried 4 times by the HTTP layer: 5 drops make one failed poll, then it recovers.
+    const server = await serve([drop, drop, drop, drop, drop, job('COMPLETED')]);
+    const result = await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock() });
+    assert.equal(result.status, 'COMPLETED');
+    assert.equal(server.requests.length, 6);
+  });
+
+  test('failing polls end the wait after the allowed number in a row', async () => {
+    const server = await serve([problem(500, 'broken')]);
+    const e = await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(), maxConsecutiveFailures: 2 }));
+    assert.ok(e instanceof ServerError);
+    assert.equal(server.requests.length, 2);
+  });
+
+  test('cancelling during the wait between polls ends it at once, with no further request', async () => {
+    const server = await serve([job('IN_PROGRESS')]);
+    const controller = new AbortController();
+    // Real clock: the next poll is planned hundreds of ms away.
+    const pending = waitForJob(clientOf(server), 'ep', 'job-1', { signal: controller.signal, durations: new JobDurationModel() });
+    await server.waitForRequests(1);
+    await new Promise((r) => setTimeout(r, 30));
+    const abortedAt = Date.now();
+    controller.abort();
+    const e = await rejection(pending);
+    assert.ok(e instanceof CancelledError);
+    assert.ok(Date.now() - abortedAt < 200, 'cancellation is prompt');
+    await new Promise((r) => setTimeout(r, 600));
+    assert.equal(server.requests.length, 1);
+  });
+
+  test('cancelling while a status request is in flight ends it with CancelledError', async () => {
+    const server = await serve([hang]);
+    const controller = new AbortController();
+    const pending = waitForJob(clientOf(server), 'ep', 'job-1', { signal: controller.signal });
+    await server.waitForRequests(1);
+    controller.abort();
+    assert.ok((await rejection(pending)) instanceof CancelledError);
+  });
+
+  test('an exhausted rate-limit window holds the next poll until it resets', async () => {
+    const server = await serve([job('IN_PROGRESS', {}), job('COMPLETED')].map((r, i) => (i === 0 ? { ...r, headers: { ...(r as Reply).headers, ratelimit: 'minute;r=0;t=1' } } : r)));
+    const result = await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock() });
+    assert.equal(result.status, 'COMPLETED');
+    const gap = server.requests[1]!.at - server.repliedAt[0]!;
+    assert.ok(gap >= 1000, `polled again after ${gap} ms`);
+  });
+});
+
+describe('runJob', () => {
+  test('async: one /run, then /status until the end; onUpdate hears the submission first', async () => {
+    const server = await serve((req) => (req.method === 'POST' ? json({ id: 'job-1', status: 'IN_QUEUE' }) : job(server.requests.length < 3 ? 'IN_PROGRESS' : 'COMPLETED')));
+    const updates: string[] = [];
+    const submitted: string[] = [];
+    const result = await runJob(clientOf(server), 'ep', { prompt: 'x' }, { mode: 'async', clock: quickClock(), onUpdate: (j) => updates.push(j.status), onSubmitted: (j) => submitted.push(j.id) });
+    assert.equal(result.status, 'COMPLETED');
+    assert.deepEqual(submitted, ['job-1']);
+    assert.deepEqual(updates, ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED']);
+    assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url}`), ['POST /v2/ep/run', 'GET /v2/ep/status/job-1', 'GET /v2/ep/status/job-1']);
+  });
+
+  test('sync: a runsync answer that is not terminal continues by polling /status with the same id', async () => {
+    const server = await serve((req) => (req.method === 'POST' ? json({ id: 'sync-42', status: 'IN_PROGRESS' }) : json({ id: 'sync-42', status: 'COMPLETED', output: { image_url: 'https://x/y.png' } })));
+    const result = await runJob(clientOf(server), 'ep', { prompt: 'x' }, { mode: 'sync', waitMs: 1000, clock: quickClock() });
+    assert.equal(result.id, 'sync-42');
+    assert.equal(result.status, 'COMPLETED');
+    assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url}`), ['POST /v2/ep/runsync?wait=1000', 'GET /v2/ep/status/sync-42']);
+  });
+
+  test('sync: a terminal runsync answer is returned with no status request', async () => {
+    const server = await serve([json({ id: 'sync-1', status: 'COMPLETED', output: [] })]);
+    const result = await runJob(clientOf(server), 'ep', {}, { mode: 'sync' });
+    assert.equal(result.status, 'COMPLETED');
+    assert.equal(server.requests.length, 1);
+  });
+
+  test('a failed submission is not repeated', async () => {
+    const server = await serve([problem(503, 'busy')]);
+    assert.ok((await rejection(runJob(clientOf(server), 'ep', {}, { mode: 'async' }))) instanceof ServerError);
+    assert.equal(server.requests.length, 1);
+  });
+});
