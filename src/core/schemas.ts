@@ -22,9 +22,51 @@ export function isRealInstant(s: string): boolean {
   );
 }
 
+/**
+ * isRealInstant's exact verdict, without a regex, a Date or Date.parse, for the shape services write
+ * (YYYY-MM-DDTHH:MM:SS[.fraction](Z|+hh:mm|-hh:mm)); any other string goes to isRealInstant itself.
+ * DateTime runs on two strings per billing record: with isRealInstant the refine cost twice JSON.parse on a
+ * 175,200-record response (test/bench/billing.bench.ts). Equivalence: test/unit/schemas.dateTime.test.ts.
+ */
+export function isRealInstantQuick(s: string): boolean {
+  const n = s.length;
+  if (n < 20 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 ||
+      s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return isRealInstant(s);
+  const c = twoDigits(s, 0), yy = twoDigits(s, 2), mo = twoDigits(s, 5), d = twoDigits(s, 8);
+  const h = twoDigits(s, 11), mi = twoDigits(s, 14), se = twoDigits(s, 17);
+  if (c < 0 || yy < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || se < 0) return isRealInstant(s);
+  let i = 19;
+  if (s.charCodeAt(i) === 46 /* . */) {
+    const first = ++i;
+    while (i < n && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57) i++;
+    if (i === first) return isRealInstant(s);
+  }
+  const zone = s.charCodeAt(i);
+  if (zone === 90 /* Z */) {
+    if (i + 1 !== n) return isRealInstant(s);
+  } else if (zone === 43 /* + */ || zone === 45 /* - */) {
+    const oh = twoDigits(s, i + 1), om = twoDigits(s, i + 4);
+    if (i + 6 !== n || s.charCodeAt(i + 3) !== 58 || oh < 0 || oh > 23 || om < 0 || om > 59) return isRealInstant(s);
+  } else {
+    return isRealInstant(s);
+  }
+  const y = c * 100 + yy;
+  // isRealInstant refuses years 0000-0099: Date.UTC reads them as 1900-1999, so its probe never matches.
+  if (y < 100 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return false;
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  return d <= (mo === 2 ? (leap ? 29 : 28) : mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31);
+}
+
+/** The number written by the two ASCII digits at s[i], s[i+1]; -1 if they are not digits. A top-level function:
+ * as a closure inside isRealInstantQuick it made that function ten times slower. */
+function twoDigits(s: string, i: number): number {
+  const a = s.charCodeAt(i) - 48, b = s.charCodeAt(i + 1) - 48;
+  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
+}
+
 export const DateTime = z
   .iso.datetime({ offset: true, local: false })
-  .refine(isRealInstant, { message: 'not a real calendar date-time' });
+  .refine(isRealInstantQuick, { message: 'not a real calendar date-time' });
 
 export const TimeRange = z.looseObject({
   startTime: DateTime,
