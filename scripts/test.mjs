@@ -5,8 +5,11 @@
 //
 // usage: node scripts/test.mjs [--no-editor]   (--no-editor: skip the editor host, for a quick local loop)
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 const skipEditor = process.argv.includes('--no-editor');
+const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
+const vsix = `${manifest.name}-${manifest.version}.vsix`;
 
 // kind: 'step' passes or fails as a whole; 'node-test' and 'editor' are suites whose counts are read from
 // their output (node's spec reporter prints `ℹ pass N` / `ℹ fail N`; the editor runner ends with
@@ -20,6 +23,9 @@ const steps = [
     : [
         { name: 'editor host setup', cmd: 'bash', args: ['test/editor-host/setup.sh'], kind: 'step', gate: true },
         { name: 'real-editor suites', cmd: 'node', args: ['test/editor-host/run.mjs'], kind: 'editor' },
+        // Last: the production build it makes replaces the readable bundles the suites above ran on.
+        { name: 'package (.vsix)', cmd: 'node', args: ['scripts/package.mjs', '--out', vsix], kind: 'step', gate: true },
+        { name: 'real-editor suites, packaged', cmd: 'node', args: ['test/editor-host/run.mjs', '--vsix', vsix], kind: 'editor' },
       ]),
 ];
 

@@ -6,7 +6,8 @@
 // exits 1 when anything failed, timed out or crashed.
 //
 // usage: node test/editor-host/run.mjs [--vsix FILE] [--grep PATTERN] [--timeout MS] [--keep]
-//   --vsix FILE    install FILE with `code-server --install-extension` and test that instead of the source tree
+//   --vsix FILE    install FILE with `code-server --install-extension` and test that instead of the source tree;
+//                  runs the activation suite and every test whose full title holds `@packaged` (unless --grep)
 //   --grep PATTERN only the tests whose full title matches (mocha grep)
 //   --timeout MS   the whole run (default 300000, or EDITOR_TEST_TIMEOUT_MS)
 //   --keep         keep the run's temporary folder (user data, logs, workspace copy) and print where it is
@@ -37,6 +38,9 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const EVENT_MARKER = '@@serverless-gpu-editor-test@@';
 const ENV = { driverUrl: 'SERVERLESS_GPU_TEST_DRIVER_URL', grep: 'SERVERLESS_GPU_TEST_GREP', packaged: 'SERVERLESS_GPU_TEST_PACKAGED' };
 const DEFAULT_ACTION_TIMEOUT_MS = 30_000;
+// Against a .vsix the extension runs in production mode, without the test hooks activate() returns in test
+// mode, so only the suites written for that run: activation, and whatever a test marks with `@packaged`.
+const PACKAGED_GREP = '^activation |@packaged';
 
 const { values: opts } = parseArgs({
   options: {
@@ -287,6 +291,7 @@ async function main() {
   if (!fs.existsSync(TESTS_ENTRY)) throw new Error(`${path.relative(REPO, TESTS_ENTRY)} is missing: run node scripts/build.mjs`);
   const vsix = opts.vsix ? path.resolve(opts.vsix) : undefined;
   if (vsix && !fs.existsSync(vsix)) throw new Error(`no such .vsix: ${vsix}`);
+  const grep = opts.grep ?? (vsix ? PACKAGED_GREP : undefined);
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'serverless-gpu-editor-'));
   if (opts.keep) console.log(`editor tests: keeping ${tmp}`);
@@ -305,7 +310,7 @@ async function main() {
     ...process.env,
     ...xdg,
     [ENV.driverUrl]: driverUrl,
-    ...(opts.grep ? { [ENV.grep]: opts.grep } : {}),
+    ...(grep ? { [ENV.grep]: grep } : {}),
     ...(vsix ? { [ENV.packaged]: '1' } : {}),
   };
   const baseArgs = ['--user-data-dir', userData, '--extensions-dir', path.join(tmp, 'extensions'), '--config', path.join(tmp, 'config.yaml')];
