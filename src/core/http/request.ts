@@ -8,6 +8,7 @@
 //   backoff and full jitter (a random wait in [0, min(cap, base * 2^n)]), never sooner than Retry-After,
 //   for at most `maxAttempts` attempts. A requested wait longer than `maxRetryWaitMs` is not slept through
 //   silently: the error goes to the caller, whose UI can say "retry in N s".
+// - A timeout is not retried: the caller has already waited the whole timeout, and the UI offers a retry.
 // - Non-idempotent requests (POST /run, /runsync) are NEVER sent twice once they may have reached the
 //   server: a duplicate job costs the user money. Holding a request back BEFORE sending it, because a
 //   rate-limit window is exhausted, is always fine: nothing reached the server yet.
