@@ -53,13 +53,24 @@ export function aggregateBilling(response: { records: readonly ServerlessBilling
   // Records repeat one startTime per endpoint: parse each distinct string once.
   const startMsOf = new Map<string, number>();
 
+  // Responses usually list every endpoint of a bucket together: the previous record's bucket is the first guess.
+  let lastStartTime = '';
+  let lastStartMs = Number.NaN;
+  let lastPoint: BucketPoint | undefined;
+
   const records = response.records;
   for (let i = 0; i < records.length; i++) {
     const r = records[i]!;
-    let startMs = startMsOf.get(r.startTime);
-    if (startMs === undefined) {
-      startMs = Date.parse(r.startTime);
-      startMsOf.set(r.startTime, startMs);
+    let startMs: number | undefined;
+    if (r.startTime === lastStartTime) {
+      startMs = lastStartMs;
+    } else {
+      startMs = startMsOf.get(r.startTime);
+      if (startMs === undefined) {
+        startMs = Date.parse(r.startTime);
+        startMsOf.set(r.startTime, startMs);
+      }
+      lastStartTime = r.startTime;
     }
 
     let acc = byEndpoint.get(r.serverlessId);
@@ -86,13 +97,16 @@ export function aggregateBilling(response: { records: readonly ServerlessBilling
     acc.records.push(r);
     acc.starts.push(startMs);
 
-    const point = allSeries.get(startMs);
+    const point = startMs === lastStartMs && lastPoint !== undefined ? lastPoint : allSeries.get(startMs);
+    lastStartMs = startMs;
     if (point === undefined) {
-      allSeries.set(startMs, {
+      lastPoint = {
         startTime: r.startTime, startMs,
         totalAmount: r.totalAmount, gpuAmount: r.gpuAmount, cpuAmount: r.cpuAmount, diskAmount: r.diskAmount, feeAmount: r.feeAmount,
-      });
+      };
+      allSeries.set(startMs, lastPoint);
     } else {
+      lastPoint = point;
       point.totalAmount += r.totalAmount;
       point.gpuAmount += r.gpuAmount;
       point.cpuAmount += r.cpuAmount;
