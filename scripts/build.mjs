@@ -1,10 +1,14 @@
 // Bundles the extension, the emulator and the webview scripts with esbuild.
 // `--production` minifies (what the .vsix ships); the default keeps names for readable stack traces.
+// `--out-root DIR` writes DIR/dist/... instead of ./dist (scripts/package.mjs stages the .vsix there, so a
+// development build running at the same time cannot slip into the package).
 import * as esbuild from 'esbuild';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 
 const production = process.argv.includes('--production');
+const outRootAt = process.argv.indexOf('--out-root');
+const dist = join(outRootAt >= 0 ? process.argv[outRootAt + 1] : '.', 'dist');
 const common = { bundle: true, minify: production, sourcemap: !production, logLevel: 'warning', legalComments: 'none' };
 
 // Every media/<name>/main.ts is one webview's script, bundled for the browser to dist/webview/<name>.js.
@@ -15,17 +19,17 @@ const webviewEntries = existsSync('media')
   : [];
 
 const builds = [
-  esbuild.build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),
-  esbuild.build({ ...common, entryPoints: ['src/emulator/cli.ts'], outfile: 'dist/emulator.js', platform: 'node', format: 'cjs', target: 'node20' }),
+  esbuild.build({ ...common, entryPoints: ['src/extension.ts'], outfile: join(dist, 'extension.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] }),
+  esbuild.build({ ...common, entryPoints: ['src/emulator/cli.ts'], outfile: join(dist, 'emulator.js'), platform: 'node', format: 'cjs', target: 'node20' }),
 ];
 if (webviewEntries.length) {
-  builds.push(esbuild.build({ ...common, entryPoints: webviewEntries, outdir: 'dist/webview', platform: 'browser', format: 'iife', target: 'es2022' }));
+  builds.push(esbuild.build({ ...common, entryPoints: webviewEntries, outdir: join(dist, 'webview'), platform: 'browser', format: 'iife', target: 'es2022' }));
 }
 // The editor suites (test/editor/index.ts, run inside VS Code by test/editor-host/run.mjs), one bundle so the
 // tests can import src/ modules; `vscode` comes from the extension host and `mocha` from node_modules.
 // Skipped for --production: the .vsix never ships tests.
 if (!production) {
-  builds.push(esbuild.build({ ...common, entryPoints: ['test/editor/index.ts'], outfile: 'dist/test/editor/index.js', platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'], plugins: [editorTestFilesPlugin()] }));
+  builds.push(esbuild.build({ ...common, entryPoints: ['test/editor/index.ts'], outfile: join(dist, 'test/editor/index.js'), platform: 'node', format: 'cjs', target: 'node20', external: ['vscode', 'mocha'], plugins: [editorTestFilesPlugin()] }));
 }
 await Promise.all(builds);
 

@@ -1,0 +1,32 @@
+// Package figures (issue 6): the size of the .vsix and of the production dist/extension.js it carries, each
+// against its budget. The "baseline" here is the budget, so the ratio reads as the share of the budget used
+// (over 1.00x = over budget). Packaging happens in a staging folder (scripts/package.mjs), so the working
+// tree's dist/ is left as it was.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchContext } from './context';
+
+// Why these numbers: a user downloads the .vsix once and VS Code parses extension.js on every activation;
+// zod alone is ~450 KiB of today's bundle, so the budgets leave room for the features, not for a second zod.
+const VSIX_BUDGET_BYTES = 1024 * 1024;
+const EXTENSION_JS_BUDGET_BYTES = 768 * 1024;
+
+export default async function packageBench(ctx: BenchContext): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'serverless-gpu-bench-vsix-'));
+  try {
+    const vsix = join(dir, 'bench.vsix');
+    const r = spawnSync(process.execPath, ['scripts/package.mjs', '--out', vsix], { cwd: ctx.root, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`npm run package failed:\n${r.stdout}${r.stderr}`);
+    const extensionJs = /dist\/extension\.js ([\d.]+) KiB/.exec(r.stdout);
+    if (!extensionJs) throw new Error(`package.mjs did not report the size of dist/extension.js:\n${r.stdout}`);
+
+    ctx.report('package.vsixBudget', VSIX_BUDGET_BYTES, 'bytes');
+    ctx.report('package.vsix', statSync(vsix).size, 'bytes', { name: 'package.vsixBudget', value: VSIX_BUDGET_BYTES });
+    ctx.report('package.extensionJsBudget', EXTENSION_JS_BUDGET_BYTES, 'bytes');
+    ctx.report('package.extension.js', Math.round(Number(extensionJs[1]) * 1024), 'bytes', { name: 'package.extensionJsBudget', value: EXTENSION_JS_BUDGET_BYTES });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
