@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { CancelledError } from '../core/http/errors';
 import { Commands } from '../connection/commandIds';
-import { runJob, waitForJob } from './coreJobsShim';
+import { runJob, waitForJob } from '../core/jobs';
 import type { Job, JobInput } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import { outputCost } from '../core/outputs/outputs';
@@ -90,7 +90,7 @@ export class JobRunner implements vscode.Disposable {
     });
     await this.history.upsert(record);
     this.follow(record, (client, signal, onUpdate) =>
-      runJob(client, request.endpointId, request.input, { mode: request.mode, signal, onUpdate }),
+      runJob(client, request.endpointId, request.input, { mode: request.mode, signal, onUpdate, onSubmitted: onUpdate }),
     );
     return record;
   }
@@ -122,7 +122,7 @@ export class JobRunner implements vscode.Disposable {
         const jobId = record.jobId;
         resumed++;
         this.follow({ ...record, note: 'Resumed after the window was reopened.' }, (client, signal, onUpdate) =>
-          waitForJob(client, record.endpointId, jobId, { signal, onUpdate }),
+          waitForJob(client, record.endpointId, jobId, { signal, onUpdate, submittedAt: record.submittedAt }),
         );
       }
     }

@@ -1,0 +1,145 @@
+// Job figures (issue 5 "Done when"), against the emulator CLI as a separate process:
+// 1. For 50 jobs of varied duration (0.3 s to 12 s), the status requests per job and the lag between the job
+//    finishing on the emulator and the client knowing it, for the runner's waiter beside plain fixed 1-second
+//    polling. Both follow the same 50 durations in the same run, all 100 jobs at once (the emulator runs every
+//    job on its own worker, so they do not slow each other down), so load on the machine hits both alike.
+//    "Finishing on the emulator" = the moment /run answered + delayTime + executionTime of the final job.
+// 2. The peak memory (RSS and heap) of this process while it receives one job with four 2048x2048 PNG images,
+//    decodes them and saves them the way the runner does (parseOutputs + saveJobOutputs), against the same
+//    process just before the job. The extension host runs the same code path on the same Node.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createServiceClient } from '../../src/core/http/client';
+import { parseOutputs } from '../../src/core/outputs/outputs';
+import { saveJobOutputs } from '../../src/core/outputs/saveOutputs';
+import { isTerminalStatus, type Job } from '../../src/core/schemas';
+import type { ServiceClient } from '../../src/core/service';
+import { runJob, waitForJob } from '../../src/core/jobs';
+import { startEmulator } from '../emulator/harness';
+import type { BenchContext } from './context';
+
+const KEY = 'bench-jobs-key';
+const JOBS = 50;
+
+/** 50 deterministic durations spread from 0.3 s to 12 s (queue + execution), one endpoint each. */
+function durations(): Array<{ queueMs: number; executionMs: number }> {
+  return Array.from({ length: JOBS }, (_, i) => {
+    const total = 300 + Math.round(((i * 7919) % JOBS) / (JOBS - 1) * 11_700);
+    const queueMs = Math.round(total * (0.15 + ((i * 31) % 50) / 100));
+    return { queueMs, executionMs: total - queueMs };
+  });
+}
+
+function benchConfig() {
+  const endpoints = durations().map((d, i) => ({ id: `job-bench-${i}`, kind: 'echo', ...d }));
+  endpoints.push({ id: 'big-images', kind: 'image', queueMs: 0, executionMs: 200 } as (typeof endpoints)[number]);
+  return {
+    rateLimits: { minute: 10_000_000, hour: 100_000_000, day: 1_000_000_000 },
+    retentionMinutes: 60,
+    users: [{ id: 'bench', keys: [{ key: KEY, scopes: ['billing:read', 'jobs:run', 'jobs:read'] }], endpoints, usage: [] }],
+  };
+}
+
+/** A client whose status calls are counted per job. */
+function countingClient(base: ServiceClient, counts: Map<string, number>): ServiceClient {
+  return Object.assign(Object.create(base) as ServiceClient, {
+    status: (endpointId: string, jobId: string, options?: Parameters<ServiceClient['status']>[2]) => {
+      counts.set(jobId, (counts.get(jobId) ?? 0) + 1);
+      return base.status(endpointId, jobId, options);
+    },
+  });
+}
+
+async function fixedIntervalWait(client: ServiceClient, endpointId: string, jobId: string, intervalMs: number): Promise<Job> {
+  for (;;) {
+    const job = await client.status(endpointId, jobId);
+    if (isTerminalStatus(job.status)) return job;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+interface Outcome { requests: number; lagMs: number }
+
+async function follow(client: ServiceClient, counts: Map<string, number>, endpointId: string, wait: (jobId: string, submittedAt: number) => Promise<Job>): Promise<Outcome> {
+  const submittedAt = Date.now();
+  const before = performance.now();
+  const { id } = await client.run(endpointId, { prompt: 'bench' });
+  const accepted = (before + performance.now()) / 2;
+  const job = await wait(id, submittedAt);
+  const knownAt = performance.now();
+  const finishedAt = accepted + (job.delayTime ?? 0) + (job.executionTime ?? 0);
+  return { requests: counts.get(id) ?? 0, lagMs: Math.max(0, knownAt - finishedAt) };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
+}
+const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+export default async function jobsBench(ctx: BenchContext): Promise<void> {
+  const emulator = await startEmulator(benchConfig(), { admin: false });
+  const dir = mkdtempSync(join(tmpdir(), 'jobs-bench-'));
+  try {
+    const counts = new Map<string, number>();
+    const base = createServiceClient({ billingBaseUrl: emulator.url, jobsBaseUrl: emulator.url, apiKey: KEY, timeoutMs: 60_000 });
+    const client = countingClient(base, counts);
+    const ids = durations().map((_, i) => `job-bench-${i}`);
+    ctx.log(`following ${JOBS} jobs with each strategy at once (${JOBS * 2} jobs, up to 12 s each)`);
+    const [ours, fixed] = await Promise.all([
+      Promise.all(ids.map((e) => follow(client, counts, e, (id, submittedAt) => waitForJob(client, e, id, { submittedAt })))),
+      Promise.all(ids.map((e) => follow(client, counts, e, (id) => fixedIntervalWait(client, e, id, 1000)))),
+    ]);
+    const fixedReq = { name: 'jobs.fixed1s.statusRequestsPerJob', value: mean(fixed.map((o) => o.requests)) };
+    ctx.report(fixedReq.name, fixedReq.value, 'requests');
+    ctx.report('jobs.waitForJob.statusRequestsPerJob', mean(ours.map((o) => o.requests)), 'requests', fixedReq);
+    const fixedLag = { name: 'jobs.fixed1s.lagMedian', value: median(fixed.map((o) => o.lagMs)) };
+    ctx.report(fixedLag.name, fixedLag.value, 'ms');
+    ctx.report('jobs.waitForJob.lagMedian', median(ours.map((o) => o.lagMs)), 'ms', fixedLag);
+    const fixedP90 = { name: 'jobs.fixed1s.lagP90', value: percentile(fixed.map((o) => o.lagMs), 0.9) };
+    ctx.report(fixedP90.name, fixedP90.value, 'ms');
+    ctx.report('jobs.waitForJob.lagP90', percentile(ours.map((o) => o.lagMs), 0.9), 'ms', fixedP90);
+
+    // Memory: four 2048x2048 PNGs in one job, received, decoded and saved as the runner does.
+    (globalThis as { gc?: () => void }).gc?.();
+    await new Promise((r) => setTimeout(r, 100));
+    const rssBefore = process.memoryUsage().rss;
+    const heapBefore = process.memoryUsage().heapUsed;
+    let rssPeak = rssBefore;
+    let heapPeak = heapBefore;
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      rssPeak = Math.max(rssPeak, m.rss);
+      heapPeak = Math.max(heapPeak, m.heapUsed);
+    }, 5);
+    let bytes = 0;
+    try {
+      const job = await runJob(base, 'big-images', { prompt: 'four big ones', width: 2048, height: 2048, num_images: 4 }, { mode: 'async' });
+      const parts = parseOutputs(job.output);
+      const saved = await saveJobOutputs({ dir, endpointId: 'big-images', job, input: {}, parts, download: true, maxDownloadBytes: 1e9, downloadTimeoutMs: 60_000 });
+      bytes = saved.files.reduce((a, f) => a + f.bytes, 0);
+      if (saved.files.length !== 4) throw new Error(`expected 4 images, saved ${saved.files.length}`);
+    } finally {
+      clearInterval(sampler);
+    }
+    const m = process.memoryUsage();
+    rssPeak = Math.max(rssPeak, m.rss);
+    heapPeak = Math.max(heapPeak, m.heapUsed);
+    ctx.log(`four 2048x2048 PNGs: ${(bytes / 1e6).toFixed(1)} MB saved`);
+    ctx.report('jobs.bigImages.savedBytes', bytes, 'bytes');
+    ctx.report('jobs.bigImages.rssBefore', rssBefore, 'bytes');
+    ctx.report('jobs.bigImages.rssPeak', rssPeak, 'bytes', { name: 'jobs.bigImages.rssBefore', value: rssBefore });
+    ctx.report('jobs.bigImages.heapBefore', heapBefore, 'bytes');
+    ctx.report('jobs.bigImages.heapPeak', heapPeak, 'bytes', { name: 'jobs.bigImages.heapBefore', value: heapBefore });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await emulator.stop();
+  }
+}
