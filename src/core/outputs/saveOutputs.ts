@@ -53,6 +53,8 @@ export interface SavedJobOutputs {
   /** URLs recorded but not downloaded (download was false). */
   links: LinkOnly[];
   rejected: RejectedOutput[];
+  /** Decoded images that could not be written (disk full, permissions...): the rest is still saved. */
+  failedWrites: RejectedOutput[];
 }
 
 export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<SavedJobOutputs> {
@@ -67,6 +69,7 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
   const failedDownloads: FailedDownload[] = [];
   const links: LinkOnly[] = [];
   const rejected: RejectedOutput[] = [];
+  const failedWrites: RejectedOutput[] = [];
   const counters = { image: 0, video: 0, audio: 0 };
   const downloads: Array<Promise<void>> = [];
 
@@ -75,8 +78,12 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
       case 'png': {
         const name = `image-${++counters.image}${part.seed !== undefined ? `-seed-${part.seed}` : ''}.png`;
         const path = join(folder, name);
-        await writeFile(path, part.bytes);
-        files.push({ name, path, kind: 'png', bytes: part.bytes.byteLength, field: part.field, ...seedOf(part.seed) });
+        try {
+          await writeFile(path, part.bytes);
+          files.push({ name, path, kind: 'png', bytes: part.bytes.byteLength, field: part.field, ...seedOf(part.seed) });
+        } catch (e) {
+          failedWrites.push({ field: part.field, reason: `could not write ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+        }
         break;
       }
       case 'image':
@@ -131,12 +138,13 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
     failedDownloads,
     links,
     rejected,
+    failedWrites,
     job,
   };
   const jobJsonPath = join(folder, 'job.json');
   await writeFile(`${jobJsonPath}.part`, `${JSON.stringify(record, null, 2)}\n`);
   await rename(`${jobJsonPath}.part`, jobJsonPath);
-  return { folder, jobJsonPath, files, failedDownloads, links, rejected };
+  return { folder, jobJsonPath, files, failedDownloads, links, rejected, failedWrites };
 }
 
 function seedOf(seed: number | undefined): { seed?: number } {

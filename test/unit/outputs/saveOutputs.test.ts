@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { parseOutputs } from '../../../src/core/outputs/outputs';
@@ -141,6 +141,17 @@ describe('saveJobOutputs', () => {
     const saved = await pending;
     assert.match(saved.failedDownloads[0]!.reason, /cancelled/);
     assert.ok(JSON.parse(await readFile(saved.jobJsonPath, 'utf8')).failedDownloads.length === 1);
+  });
+
+  test('an image that cannot be written is recorded and the others are still saved', async () => {
+    // A folder squats on the first image's name, so writing it fails (EISDIR) whatever the user's rights.
+    await mkdir(join(dir, 'ep-1', 'job-squat', 'image-1-seed-1.png'), { recursive: true });
+    const job = aJob('job-squat', [{ image_url: aPngDataUri(), seed: 1 }, { image_url: aPngDataUri(), seed: 2 }]);
+    const saved = await saveJobOutputs(options(job));
+    assert.deepEqual(saved.files.map((f) => f.name), ['image-2-seed-2.png']);
+    assert.equal(saved.failedWrites.length, 1);
+    assert.match(saved.failedWrites[0]!.reason, /could not write image-1-seed-1\.png: EISDIR/);
+    assert.equal(JSON.parse(await readFile(saved.jobJsonPath, 'utf8')).failedWrites.length, 1);
   });
 
   test('with download off, URLs are only recorded', async () => {
