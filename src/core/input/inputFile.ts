@@ -23,8 +23,12 @@ export function parseInputFile(text: string): ParsedInputFile {
   } catch (e) {
     throw syntaxError(body, e);
   }
-  const keys = new Map<string, { keyOffset: number; valueOffset: number }>();
-  scanJson(body, (key, keyOffset, valueOffset) => { if (!keys.has(key)) keys.set(key, { keyOffset, valueOffset }); });
+  // Where each top-level key is, found only when an error has to point at one.
+  const keyAt = (name: string): { keyOffset: number; valueOffset: number } | undefined => {
+    let found: { keyOffset: number; valueOffset: number } | undefined;
+    scanJson(body, (key, keyOffset, valueOffset) => { if (key === name && !found) found = { keyOffset, valueOffset }; });
+    return found;
+  };
   const at = (offset: number | undefined): [number?, number?] => {
     if (offset === undefined) return [];
     const { line, column } = lineColumnAt(body, offset);
@@ -47,12 +51,12 @@ export function parseInputFile(text: string): ParsedInputFile {
     throw new BadInputError(
       `The input file has "input" and also ${list} at the top level. The request body allows only "input" ` +
         `(SPEC 4.2): move ${extra.length === 1 ? 'it' : 'them'} inside "input", or remove the "input" wrapper.`,
-      ...at(keys.get(first)?.keyOffset),
+      ...at(keyAt(first)?.keyOffset),
     );
   }
   const input = (parsed as { input: unknown }).input;
   if (!isPlainObject(input)) {
-    throw new BadInputError(`"input" must be a JSON object, not ${describeValue(input)}.`, ...at(keys.get('input')?.valueOffset));
+    throw new BadInputError(`"input" must be a JSON object, not ${describeValue(input)}.`, ...at(keyAt('input')?.valueOffset));
   }
   return { input, wrapped: true };
 }

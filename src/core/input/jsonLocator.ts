@@ -104,7 +104,9 @@ export function scanJson(
   };
   const value = (depth: number): void => {
     skipWs();
-    if (depth > 10_000) fail('nesting is too deep');
+    // Recursion per level: stop well before the stack does (JSON.parse itself goes deeper, so a valid but
+    // absurdly deep file only loses the positions of what follows).
+    if (depth > 1_000) fail('nesting is too deep (over 1000 levels)');
     const c = text[i];
     if (c === '{') {
       i++;
@@ -163,6 +165,7 @@ export function scanJson(
     return undefined;
   } catch (e) {
     if (e instanceof Stop) return e.problem;
+    if (e instanceof RangeError) return { offset: i, message: 'nesting is too deep' };
     throw e;
   }
 }

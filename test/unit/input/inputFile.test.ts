@@ -91,6 +91,14 @@ describe('parseInputFile: invalid JSON gives line and column', () => {
     });
   }
 
+  test('a deeply nested file gives an error or a result, never a crash', () => {
+    const deep = `{"input": ${'['.repeat(5000)}${']'.repeat(5000)}, "x": 1}`;
+    const e = badInput(deep);
+    assert.match(e.message, /"x"/);
+    const broken = `{"a": ${'['.repeat(5000)}}`;
+    assert.equal(badInput(broken).kind, 'badInput');
+  });
+
   test('positions do not count a BOM', () => {
     const e = badInput('\uFEFF{"a": 1,}');
     assert.deepEqual([e.line, e.column], [1, 9]);
