@@ -25,7 +25,7 @@ const ALLOWED = [
   /^dist\/extension\.js$/,
   /^dist\/emulator\.js$/,
   /^dist\/webview\/[^/]+\.(js|css)$/,
-  /^media\/.+\.(svg|png|css)$/,
+  /^media\/.+\.(svg|png|css|md)$/,
   /^schemas\/[^/]+\.json$/,
 ];
 const REQUIRED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/emulator.js'];

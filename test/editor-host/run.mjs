@@ -108,6 +108,8 @@ function slug(text) {
 const USER_SETTINGS = {
   'workbench.startupEditor': 'none',
   'workbench.tips.enabled': false,
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'git.openRepositoryInParentFolders': 'never',
   'workbench.enableExperiments': false,
   'telemetry.telemetryLevel': 'off',
   'security.workspace.trust.enabled': false,

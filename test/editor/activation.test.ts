@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import * as vscode from 'vscode';
-import { count, driverAvailable, waitForSelector } from './support/driver';
+import { count, driverAvailable, screenshot, waitForSelector } from './support/driver';
 import { getExtension } from './support/extension';
 
 interface ContributedCommand {
@@ -56,6 +56,32 @@ suite('activation', () => {
     }
     const events = (ext.packageJSON.activationEvents ?? []) as string[];
     assert.ok(!events.includes('*'), 'never activate on startup for everything ("*")');
+  });
+
+  test('every command: link (walkthrough, welcome views) names a registered command, and walkthrough media ship', async () => {
+    const ext = getExtension();
+    await ext.activate();
+    const contributes = ext.packageJSON.contributes ?? {};
+    const texts: string[] = [
+      ...((contributes.viewsWelcome ?? []) as { contents: string }[]).map((w) => w.contents),
+      ...((contributes.walkthroughs ?? []) as { steps: { description: string }[] }[]).flatMap((w) => w.steps.map((s) => s.description)),
+    ];
+    const linked = texts.flatMap((t) => [...t.matchAll(/\(command:([\w.]+)/g)].map((m) => m[1]!));
+    assert.ok(linked.length > 0, 'the welcome views and the walkthrough link commands');
+    const registered = new Set(await vscode.commands.getCommands(true));
+    for (const id of linked) assert.ok(registered.has(id), `a link runs ${id}, which is not registered`);
+    const media = ((contributes.walkthroughs ?? []) as { steps: { media: { markdown?: string; image?: string } }[] }[])
+      .flatMap((w) => w.steps.map((s) => s.media.markdown ?? s.media.image))
+      .filter((m): m is string => typeof m === 'string');
+    for (const file of media) await vscode.workspace.fs.stat(vscode.Uri.joinPath(ext.extensionUri, file));
+  });
+
+  test('the Getting Started walkthrough opens', async function () {
+    if (!driverAvailable()) this.skip();
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${getExtension().id}#gettingStarted`, false);
+    await waitForSelector('.gettingStartedContainer :text("Set a key, or try the local emulator")');
+    await screenshot('walkthrough', { docs: true });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('"Show Logs" opens the Serverless GPU log channel', async () => {
