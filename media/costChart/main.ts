@@ -88,6 +88,7 @@ function draw(data: ChartData): void {
     bucketCount: c.data.labels?.length ?? 0,
     barsPerDataset: c.data.datasets.map((_, i) => c.getDatasetMeta(i).data.length),
     datasetLabels: c.data.datasets.map((d) => d.label ?? ''),
+    total: c.data.datasets.reduce((sum, d) => sum + d.data.reduce((s, v) => s + (typeof v === 'number' ? v : 0), 0), 0),
   });
 }
 
@@ -98,7 +99,7 @@ function notice(title: string, message: string): void {
   subtitleEl.textContent = '';
   noticeEl.textContent = message;
   noticeEl.hidden = false;
-  send({ type: 'drawn', bucketCount: 0, barsPerDataset: [], datasetLabels: [] });
+  send({ type: 'drawn', bucketCount: 0, barsPerDataset: [], datasetLabels: [], total: 0 });
 }
 
 function show(message: ToWebview): void {

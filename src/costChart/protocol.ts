@@ -41,6 +41,8 @@ export const FromWebview = z.discriminatedUnion('type', [
     /** Bars actually laid out per dataset (GPU, CPU, disk, fee). */
     barsPerDataset: z.array(z.number().int().nonnegative()),
     datasetLabels: z.array(z.string()),
+    /** The sum of every bar's value as handed to the chart: what the user sees added up. */
+    total: z.number(),
   }),
   z.strictObject({ type: z.literal('error'), message: z.string() }),
 ]);

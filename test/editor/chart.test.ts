@@ -1,0 +1,95 @@
+// The cost chart in the real editor: "Show Cost Chart" opens a webview that draws one stacked bar group per
+// bucket of the tree's window (all endpoints or one), follows the tree when the window changes, and sets
+// server strings as text. The page reports what it drew (a `drawn` message counted from Chart.js's own
+// layout), and the DOM of the webview is checked through the driver.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { Commands } from '../../src/connection/commandIds';
+import type { ListServerlessBillingResponse } from '../../src/core/schemas';
+import { windowQuery } from '../../src/endpoints/billingWindow';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index';
+import type { SidebarTestApi } from '../../src/extension';
+import { count, screenshot, textContent, waitForSelector } from './support/driver';
+import { activateExtension, eventually } from './support/extension';
+import { billingConfig, fetchBilling, KEYS, resetSidebar, useTestProfile } from './sidebarFixtures';
+
+type Drawn = NonNullable<NonNullable<SidebarTestApi['endpoints']>['chart']['lastDrawn']>;
+
+function totalOf(response: ListServerlessBillingResponse, endpointId?: string): number {
+  return response.records.filter((r) => !endpointId || r.serverlessId === endpointId).reduce((s, r) => s + r.gpuAmount + r.cpuAmount + r.diskAmount + r.feeAmount, 0);
+}
+
+function bucketsOf(response: ListServerlessBillingResponse, endpointId?: string): number {
+  return new Set(response.records.filter((r) => !endpointId || r.serverlessId === endpointId).map((r) => Date.parse(r.startTime))).size;
+}
+
+suite('chart: cost chart webview', () => {
+  let api: SidebarTestApi;
+  let emulator: RunningEmulator;
+
+  /** Runs `action` and resolves with the next draw the page reports whose bucket count satisfies `accept`. */
+  async function nextDraw(action: () => Thenable<unknown>, accept: (d: Drawn) => boolean): Promise<Drawn> {
+    const chart = api.endpoints!.chart;
+    const drawn = new Promise<Drawn>((resolve) => {
+      const sub = chart.onDidDraw((d) => {
+        if (!accept(d)) return;
+        sub.dispose();
+        resolve(d);
+      });
+    });
+    await action();
+    return eventually(() => Promise.race([drawn, new Promise<undefined>((r) => setTimeout(() => r(undefined), 500))]), 'the chart to draw', 60_000);
+  }
+
+  suiteSetup(async () => {
+    api = ((await activateExtension()).exports as { sidebar: SidebarTestApi }).sidebar;
+    emulator = await startEmulator({ host: '127.0.0.1', port: 0, config: billingConfig(new Date()) });
+    await useTestProfile(api, emulator.url);
+    await api.connection.setApiKey(KEYS.full);
+    await vscode.commands.executeCommand(Commands.changeBillingWindow, { kind: 'preset', preset: 'last30Days' });
+  });
+
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await resetSidebar(api);
+    await emulator?.close();
+  });
+
+  test('Show Cost Chart draws one stacked bar group (GPU, CPU, disk, fee) per bucket of all endpoints', async () => {
+    const expected = await fetchBilling(emulator.url, KEYS.full, windowQuery({ kind: 'preset', preset: 'last30Days' }));
+    const n = bucketsOf(expected);
+    assert.ok(n > 20, `the fixture fills most of the 30 days (${n})`);
+    const drawn = await nextDraw(() => vscode.commands.executeCommand(Commands.showCostChart), (d) => d.bucketCount > 0);
+    assert.equal(drawn.bucketCount, n);
+    assert.deepEqual(drawn.datasetLabels, ['GPU', 'CPU', 'Disk', 'Fee']);
+    assert.deepEqual(drawn.barsPerDataset, [n, n, n, n]);
+    assert.ok(Math.abs(drawn.total - totalOf(expected)) < 1e-6, `drawn ${drawn.total}, billed ${totalOf(expected)}`);
+    await waitForSelector('canvas#chart', { inWebview: true });
+    assert.equal(await textContent('#title', { inWebview: true }), 'All endpoints');
+    assert.match(await textContent('#subtitle', { inWebview: true }), /^Last 30 days, daily, \$[\d,]+\.\d{2}$/);
+    assert.equal(await count('script[nonce][src*="costChart.js"]', { inWebview: true }), 1, 'the one script is ours, with the CSP nonce');
+    await screenshot('cost-chart', { docs: true });
+  });
+
+  test('for one endpoint (context menu argument) it draws that endpoint\'s buckets only', async () => {
+    const expected = await fetchBilling(emulator.url, KEYS.full, windowQuery({ kind: 'preset', preset: 'last30Days' }));
+    const n = bucketsOf(expected, 'whisper-archive');
+    const total = totalOf(expected, 'whisper-archive');
+    assert.ok(total > 0 && total < totalOf(expected) / 2, 'the endpoint is a small part of the whole');
+    const drawn = await nextDraw(() => vscode.commands.executeCommand(Commands.showCostChart, 'whisper-archive'), (d) => Math.abs(d.total - total) < 1e-6);
+    assert.deepEqual(drawn.barsPerDataset, [n, n, n, n]);
+    await eventually(async () => (await textContent('#title', { inWebview: true })) === 'whisper-archive' || undefined, 'the title to follow');
+  });
+
+  test('the chart follows the tree\'s billing window', async () => {
+    const expected = await fetchBilling(emulator.url, KEYS.full, windowQuery({ kind: 'preset', preset: 'last12Months' }));
+    const n = bucketsOf(expected, 'whisper-archive');
+    const total = totalOf(expected, 'whisper-archive');
+    const drawn = await nextDraw(
+      () => vscode.commands.executeCommand(Commands.changeBillingWindow, { kind: 'preset', preset: 'last12Months' }),
+      (d) => d.bucketCount === n && Math.abs(d.total - total) < 1e-6,
+    );
+    assert.deepEqual(drawn.barsPerDataset, [n, n, n, n]);
+    await eventually(async () => /^Last 12 months, monthly, /.test(await textContent('#subtitle', { inWebview: true })) || undefined, 'the subtitle to follow');
+  });
+});
