@@ -9,8 +9,9 @@ import { Settings } from './config/settings';
 import { createServiceClient } from './core/http/client';
 import { registerConnection } from './connection/registerConnection';
 import { registerEndpoints, type EndpointsServices } from './endpoints/registerEndpoints';
+import { registerJobRunner, type JobRunnerApi } from './jobs/registerJobs';
 
-export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTestApi } | undefined {
+export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTestApi; jobs: JobRunnerApi | undefined } | undefined {
   // Services every feature shares.
   const log = createExtensionLog();
   context.subscriptions.push(log);
@@ -25,10 +26,16 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
   activateFeature('Show Logs', () => registerShowLogsCommand(log));
   let endpoints: EndpointsServices | undefined;
   activateFeature('Endpoints', () => void (endpoints = registerEndpoints(context, connection, statusBar, logger)));
+  let jobs: JobRunnerApi | undefined;
+  activateFeature('Job runner', () => {
+    const feature = registerJobRunner({ context, connection, settings, logger, sidebarEndpoints: () => endpoints });
+    jobs = feature.api;
+    return feature.disposables;
+  });
 
   logger.info(`activated ${context.extension.id} ${String(context.extension.packageJSON.version)} in ${vscode.env.appName}`);
   // Test hooks for the real-editor suites only: never part of the API in a user's editor.
-  return context.extensionMode === vscode.ExtensionMode.Test ? { sidebar: { connection, statusBar, endpoints } } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { sidebar: { connection, statusBar, endpoints }, jobs } : undefined;
 }
 
 /** What the sidebar's real-editor tests reach through `activate()`'s return value (test mode only). */
