@@ -9,6 +9,7 @@ import { parseOutputs } from '../../../src/core/outputs/outputs';
 import { saveJobOutputs, type SaveJobOutputsOptions } from '../../../src/core/outputs/saveOutputs';
 import { safeFileName } from '../../../src/core/outputs/safeFileName';
 import { extensionFor } from '../../../src/core/outputs/download';
+import { aJob } from '../builders/job';
 import { aPng, aPngDataUri } from '../builders/png';
 import type { Job } from '../../../src/core/schemas';
 
@@ -50,8 +51,8 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function aJob(id: string, output: unknown, extra: Partial<Job> = {}): Job {
-  return { id, status: 'COMPLETED', delayTime: 120, executionTime: 3400, workerId: 'w1', output, ...extra };
+function aCompletedJob(id: string, output: unknown): Job {
+  return aJob().withId(id).completed(output).withTimings(120, 3400).build();
 }
 
 function options(job: Job, more: Partial<SaveJobOutputsOptions> = {}): SaveJobOutputsOptions {
@@ -63,7 +64,7 @@ function options(job: Job, more: Partial<SaveJobOutputsOptions> = {}): SaveJobOu
 
 describe('saveJobOutputs', () => {
   test('decoded PNGs are written with their seed in the name, and job.json records everything', async () => {
-    const job = aJob('job-png', [{ image_url: aPngDataUri(3, 3), seed: 42 }, { image_url: aPngDataUri(2, 2), seed: 43 }, { image_url: 'javascript:alert(1)' }]);
+    const job = aCompletedJob('job-png', [{ image_url: aPngDataUri(3, 3), seed: 42 }, { image_url: aPngDataUri(2, 2), seed: 43 }, { image_url: 'javascript:alert(1)' }]);
     const saved = await saveJobOutputs(options(job, { inputFile: '/work/inputs/cat.json' }));
     assert.equal(saved.folder, join(resolve(dir), 'ep-1', 'job-png'));
     assert.deepEqual(saved.files.map((f) => f.name), ['image-1-seed-42.png', 'image-2-seed-43.png']);
@@ -85,7 +86,7 @@ describe('saveJobOutputs', () => {
 
   test('loopback URLs are downloaded without any credential, named from the Content-Type or the URL', async () => {
     const before = seen.length;
-    const job = aJob('job-dl', { image_url: `${base}/a.png`, video_url: `${base}/clip`, audio_url: `${base}/sound.wav`, cost: 0.5 });
+    const job = aCompletedJob('job-dl', { image_url: `${base}/a.png`, video_url: `${base}/clip`, audio_url: `${base}/sound.wav`, cost: 0.5 });
     const saved = await saveJobOutputs(options(job));
     assert.deepEqual(saved.failedDownloads, []);
     assert.deepEqual(saved.files.map((f) => [f.name, f.bytes]), [['image-1.png', aPng(4, 4).length], ['video-1.mp4', 1000], ['audio-1.wav', 10]]);
@@ -103,7 +104,7 @@ describe('saveJobOutputs', () => {
   });
 
   test('a failed download is recorded with its reason and the rest is still saved', async () => {
-    const job = aJob('job-mixed', [
+    const job = aCompletedJob('job-mixed', [
       { image_url: `${base}/gone`, seed: 1 },
       { image_url: `${base}/big`, seed: 2 },
       { image_url: `${base}/to-elsewhere`, seed: 3 },
@@ -122,21 +123,21 @@ describe('saveJobOutputs', () => {
   });
 
   test('the size cap holds for a body with no Content-Length, and no partial file is left', async () => {
-    const saved = await saveJobOutputs(options(aJob('job-endless', { video_url: `${base}/endless` })));
+    const saved = await saveJobOutputs(options(aCompletedJob('job-endless', { video_url: `${base}/endless` })));
     assert.equal(saved.files.length, 0);
     assert.match(saved.failedDownloads[0]!.reason, /larger than the limit/);
     assert.deepEqual(await readdir(saved.folder), ['job.json']);
   });
 
   test('a stalled download times out, is recorded, and leaves no partial file', async () => {
-    const saved = await saveJobOutputs(options(aJob('job-stall', { video_url: `${base}/stall` }), { downloadTimeoutMs: 300 }));
+    const saved = await saveJobOutputs(options(aCompletedJob('job-stall', { video_url: `${base}/stall` }), { downloadTimeoutMs: 300 }));
     assert.match(saved.failedDownloads[0]!.reason, /no complete answer within/);
     assert.deepEqual(await readdir(saved.folder), ['job.json']);
   });
 
   test('cancelling stops downloads but job.json is still written', async () => {
     const controller = new AbortController();
-    const pending = saveJobOutputs(options(aJob('job-cancel', { video_url: `${base}/stall` }), { signal: controller.signal }));
+    const pending = saveJobOutputs(options(aCompletedJob('job-cancel', { video_url: `${base}/stall` }), { signal: controller.signal }));
     setImmediate(() => controller.abort());
     const saved = await pending;
     assert.match(saved.failedDownloads[0]!.reason, /cancelled/);
@@ -146,7 +147,7 @@ describe('saveJobOutputs', () => {
   test('an image that cannot be written is recorded and the others are still saved', async () => {
     // A folder squats on the first image's name, so writing it fails (EISDIR) whatever the user's rights.
     await mkdir(join(dir, 'ep-1', 'job-squat', 'image-1-seed-1.png'), { recursive: true });
-    const job = aJob('job-squat', [{ image_url: aPngDataUri(), seed: 1 }, { image_url: aPngDataUri(), seed: 2 }]);
+    const job = aCompletedJob('job-squat', [{ image_url: aPngDataUri(), seed: 1 }, { image_url: aPngDataUri(), seed: 2 }]);
     const saved = await saveJobOutputs(options(job));
     assert.deepEqual(saved.files.map((f) => f.name), ['image-2-seed-2.png']);
     assert.equal(saved.failedWrites.length, 1);
@@ -156,19 +157,19 @@ describe('saveJobOutputs', () => {
 
   test('with download off, URLs are only recorded', async () => {
     const before = seen.length;
-    const saved = await saveJobOutputs(options(aJob('job-links', { image_url: `${base}/a.png` }), { download: false }));
+    const saved = await saveJobOutputs(options(aCompletedJob('job-links', { image_url: `${base}/a.png` }), { download: false }));
     assert.equal(seen.length, before);
     assert.deepEqual(saved.links, [{ field: 'output.image_url', kind: 'image', url: `${base}/a.png` }]);
   });
 
   test('a hostile URL extension does not become the file extension', async () => {
-    const saved = await saveJobOutputs(options(aJob('job-html', { image_url: `${base}/page.html` })));
+    const saved = await saveJobOutputs(options(aCompletedJob('job-html', { image_url: `${base}/page.html` })));
     assert.deepEqual(saved.files.map((f) => f.name), ['image-1.bin']);
   });
 
   for (const [endpointId, jobId] of [['ep', '../../escaped'], ['../..', '..'], ['a/b\\c', 'x:y\0z'], ['CON', 'nul.txt'], ['ep', '/etc/passwd'], ['ep', 'C:\\Windows']]) {
     test(`ids ${JSON.stringify(endpointId)} / ${JSON.stringify(jobId)} cannot leave the outputs folder`, async () => {
-      const saved = await saveJobOutputs(options(aJob(jobId!, [{ image_url: aPngDataUri(), seed: 1 }]), { endpointId: endpointId! }));
+      const saved = await saveJobOutputs(options(aCompletedJob(jobId!, [{ image_url: aPngDataUri(), seed: 1 }]), { endpointId: endpointId! }));
       const rel = relative(resolve(dir), saved.folder);
       assert.ok(!rel.startsWith('..') && !rel.includes('\0'), rel);
       assert.equal(rel.split(sep).length, 2, rel);
