@@ -3,8 +3,9 @@
 // its demo data, starts code-server 4.100.3 on 127.0.0.1 with the extension and the demo/ workspace, and prints
 // the URL to open. Ctrl-C stops all of it; nothing is left running and the editor's profile is thrown away.
 //
-// usage: node scripts/start.mjs [--port N] [--vsix FILE] [--desktop]
+// usage: node scripts/start.mjs [--port N] [--workspace DIR] [--vsix FILE] [--desktop]
 //   --port N     the editor's port (default: a free one)
+//   --workspace DIR  open DIR instead of demo/ (the smoke test opens a copy, so demo/ gets no outputs)
 //   --vsix FILE  install this packaged extension instead of loading the source tree
 //   --desktop    open desktop VS Code (`code` on PATH) with the extension under development instead
 import { spawn, spawnSync } from 'node:child_process';
@@ -16,11 +17,16 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DEMO = path.join(REPO, 'demo');
 const CODE_SERVER = path.join(REPO, 'test/editor-host/node_modules/code-server/out/node/entry.js');
 const { values: opts } = parseArgs({
-  options: { port: { type: 'string', default: '0' }, vsix: { type: 'string' }, desktop: { type: 'boolean', default: false } },
+  options: {
+    port: { type: 'string', default: '0' },
+    workspace: { type: 'string' },
+    vsix: { type: 'string' },
+    desktop: { type: 'boolean', default: false },
+  },
 });
+const DEMO = opts.workspace ? path.resolve(opts.workspace) : path.join(REPO, 'demo');
 
 const children = [];
 let stopping = false;
