@@ -2,7 +2,7 @@
 // redacting logger so nothing written here can carry the API key (src/core/log.ts). A LogOutputChannel
 // (`{ log: true }`) takes its level from VS Code's own "Developer: Set Log Level…", so there is no setting of ours.
 import * as vscode from 'vscode';
-import { createRedactingLogger, type Logger } from '../core/log';
+import { createRedactingLogger, type Logger, type LogLevel } from '../core/log';
 
 export const LOG_CHANNEL_NAME = 'Serverless GPU';
 
@@ -16,10 +16,37 @@ export interface ExtensionLog {
   dispose(): void;
 }
 
+const CHANNEL_LEVEL: Record<LogLevel, vscode.LogLevel> = {
+  trace: vscode.LogLevel.Trace,
+  debug: vscode.LogLevel.Debug,
+  info: vscode.LogLevel.Info,
+  warn: vscode.LogLevel.Warning,
+  error: vscode.LogLevel.Error,
+};
+
+/**
+ * Drops a message before it is formatted and redacted when the channel's level (VS Code's setting, changed
+ * live with "Developer: Set Log Level…") would drop it anyway: a trace line with a large body costs nothing at
+ * the default Info level.
+ */
+export function levelGated(logger: Logger, currentLevel: () => vscode.LogLevel): Logger {
+  const gate =
+    (level: LogLevel) =>
+    (message: string | Error, ...args: unknown[]): void => {
+      const current = currentLevel();
+      if (current === vscode.LogLevel.Off || CHANNEL_LEVEL[level] < current) return;
+      (logger[level] as (m: string | Error, ...a: unknown[]) => void)(message, ...args);
+    };
+  return { trace: gate('trace'), debug: gate('debug'), info: gate('info'), warn: gate('warn'), error: gate('error') };
+}
+
 export function createExtensionLog(): ExtensionLog {
   const channel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
   const sources = new Set<() => string | undefined>();
-  const logger = createRedactingLogger(channel, () => [...sources].map((s) => s()));
+  const logger = levelGated(
+    createRedactingLogger(channel, () => [...sources].map((s) => s())),
+    () => channel.logLevel,
+  );
   return {
     logger,
     channel,

@@ -5,12 +5,22 @@ import * as assert from 'node:assert/strict';
 import * as net from 'node:net';
 import * as vscode from 'vscode';
 import { count, driverAvailable, screenshot, waitForSelector } from './support/driver';
+import type { Logger } from '../../src/core/log';
+import { createFeatureActivator } from '../../src/log/featureActivation';
+import { levelGated } from '../../src/log/outputChannelLogger';
 import { getExtension } from './support/extension';
 
 interface ContributedCommand {
   command: string;
   title: string;
   category?: string;
+}
+
+/** A Logger that keeps what it is given, to see what reached the sink. */
+function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const keep = (level: string) => (m: string | Error, ...a: unknown[]) => void lines.push(`${level} ${[m, ...a].map(String).join(' ')}`);
+  return { lines, trace: keep('trace'), debug: keep('debug'), info: keep('info'), warn: keep('warn'), error: keep('error') };
 }
 
 suite('activation', () => {
@@ -82,6 +92,42 @@ suite('activation', () => {
     await waitForSelector('.gettingStartedContainer :text("Set a key, or try the local emulator")');
     await screenshot('walkthrough', { docs: true });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('a feature that throws while registering is reported to the user and the log; the others still register', async () => {
+    const context = { subscriptions: [] as vscode.Disposable[] } as unknown as vscode.ExtensionContext;
+    const logger = recordingLogger();
+    const activateFeature = createFeatureActivator(context, logger);
+    let disposed = 0;
+    activateFeature('Healthy feature', () => new vscode.Disposable(() => disposed++));
+    activateFeature('Broken feature', () => {
+      throw new Error('the frobnicator is missing');
+    });
+    activateFeature('Another healthy feature', () => [new vscode.Disposable(() => disposed++), new vscode.Disposable(() => disposed++)]);
+    assert.equal(context.subscriptions.length, 3, 'what the healthy features created is kept for disposal');
+    for (const d of context.subscriptions) d.dispose();
+    assert.equal(disposed, 3);
+    assert.ok(logger.lines.some((l) => l.startsWith('error Broken feature could not start') && l.includes('the frobnicator is missing')), logger.lines.join('\n'));
+    if (driverAvailable()) {
+      await waitForSelector('.notifications-toasts :text("Serverless GPU: Broken feature could not start: the frobnicator is missing")');
+      await vscode.commands.executeCommand('notifications.clearAll');
+    }
+  });
+
+  test('the log follows VS Code\'s log level: messages below it are dropped before they are formatted', () => {
+    const sink = recordingLogger();
+    let level = vscode.LogLevel.Info;
+    const logger = levelGated(sink, () => level);
+    let formatted = 0;
+    const expensive = { toString: () => String(++formatted) };
+    logger.debug('hidden', expensive);
+    logger.info('shown');
+    level = vscode.LogLevel.Trace;
+    logger.trace('now shown');
+    level = vscode.LogLevel.Off;
+    logger.error('off means off');
+    assert.deepEqual(sink.lines, ['info shown', 'trace now shown']);
+    assert.equal(formatted, 0, 'a dropped message is never turned into text');
   });
 
   test('"Show Logs" opens the Serverless GPU log channel', async () => {

@@ -9,8 +9,7 @@
 //
 // Selectors are Playwright selectors (CSS, `text=…`, `:has-text()`). With `{ inWebview: true }` the selector
 // is looked for inside every webview's nested iframes (the workbench keeps each webview's content two
-// frames deep) and the first frame that has it is used; `webviewTitle` narrows that to the webview whose
-// tab/panel title matches.
+// frames deep) and the first frame that has it is used: pick selectors that only the intended webview has.
 import { ENV } from './protocol';
 
 /** The workbench's quick input (input boxes and quick picks). */
