@@ -240,7 +240,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         const retryable = e instanceof NetworkError && request.idempotent && attempt < policy.maxAttempts;
         logger.warn(`${label} failed: ${e instanceof Error ? e.message : String(e)}${retryable ? '; retrying' : ''}`);
         if (!retryable) throw e;
-        await sleepUntil(clock.now() + backoffMs(attempt), request.signal);
+        await clock.sleep(backoffMs(attempt), request.signal);
         continue;
       }
       noteRateLimits(response.headers, response.receivedAt);

@@ -165,7 +165,8 @@ describe('HTTP layer: retries', () => {
 
   test('backoff grows exponentially with full jitter, observed through an injected clock', async () => {
     const sleeps: number[] = [];
-    const clock = { now: () => Date.now(), sleep: async (ms: number) => { sleeps.push(ms); } };
+    // A clock that stands still: waits are exactly what the client decided, not less the time already spent.
+    const clock = { now: () => 1_000_000, sleep: async (ms: number) => { sleeps.push(ms); } };
     const server = await serve([problem(503, 'x')]);
     // random just below 1: each wait is at the top of its range, so the ranges show.
     await rejection(transportFor(server, { clock, random: () => 0.999, retry: { maxAttempts: 5, baseDelayMs: 100, maxDelayMs: 500 } }).send(get(server), Anything));
