@@ -87,22 +87,23 @@ export async function downloadToFile(url: string, pathWithoutExtension: string, 
   return { path, bytes, ...(contentType ? { contentType } : {}) };
 }
 
-const EXTENSIONS: Record<string, string> = {
+// A Map: a Content-Type such as "constructor" must not find an inherited member of a plain object.
+const EXTENSIONS = new Map<string, string>(Object.entries({
   'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif', 'image/avif': 'avif',
   'video/mp4': 'mp4', 'video/webm': 'webm', 'video/quicktime': 'mov',
   'audio/mpeg': 'mp3', 'audio/mp3': 'mp3', 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/wave': 'wav',
   'audio/ogg': 'ogg', 'audio/flac': 'flac', 'audio/mp4': 'm4a', 'audio/aac': 'aac', 'audio/webm': 'weba',
   'application/json': 'json', 'text/plain': 'txt',
-};
+}));
 
-const MEDIA_EXTENSIONS = new Set([...Object.values(EXTENSIONS), 'jpeg', 'm4v', 'mkv', 'opus']);
+const MEDIA_EXTENSIONS = new Set([...EXTENSIONS.values(), 'jpeg', 'm4v', 'mkv', 'opus']);
 
 /**
  * A known Content-Type wins; otherwise the URL's extension if it is a known media one (a worker cannot make
  * us write "x.html" or "x.exe"); otherwise "bin".
  */
 export function extensionFor(contentType: string | undefined, pathname: string): string {
-  const known = contentType ? EXTENSIONS[contentType] : undefined;
+  const known = contentType ? EXTENSIONS.get(contentType) : undefined;
   if (known) return known;
   const fromUrl = /\.([A-Za-z0-9]{1,5})$/.exec(pathname)?.[1]?.toLowerCase();
   return fromUrl && MEDIA_EXTENSIONS.has(fromUrl) ? fromUrl : 'bin';

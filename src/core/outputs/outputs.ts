@@ -46,7 +46,8 @@ export interface ParseOutputsOptions {
 }
 export const DEFAULT_MAX_IMAGE_BYTES = 50 * 1024 * 1024;
 
-const MEDIA_FIELDS: Record<string, MediaKind> = { image_url: 'image', video_url: 'video', audio_url: 'audio' };
+// Maps, not object literals: a worker's keys such as "constructor" or "__proto__" must not find inherited members.
+const MEDIA_FIELDS = new Map<string, MediaKind>([['image_url', 'image'], ['video_url', 'video'], ['audio_url', 'audio']]);
 /** Fields that describe the output rather than being one: not repeated as JSON. */
 const META_FIELDS = new Set(['seed', 'cost']);
 
@@ -83,10 +84,10 @@ function parseItem(item: unknown, field: string, maxBytes: number, parts: Output
   }
   const seedValue = item['seed'];
   const seed = typeof seedValue === 'number' && Number.isSafeInteger(seedValue) ? seedValue : undefined;
-  const rest: Record<string, unknown> = {};
+  const rest: Array<[string, unknown]> = [];
   let media = 0;
   for (const [key, value] of Object.entries(item)) {
-    const kind = MEDIA_FIELDS[key];
+    const kind = MEDIA_FIELDS.get(key);
     if (kind !== undefined) {
       media++;
       parts.push(typeof value === 'string'
@@ -101,11 +102,12 @@ function parseItem(item: unknown, field: string, maxBytes: number, parts: Output
         else parts.push({ kind: 'rejected', field: f, reason: `an image should be a URL, not ${describe(image)}.` });
       });
     } else if (!META_FIELDS.has(key)) {
-      rest[key] = value;
+      rest.push([key, value]);
     }
   }
   if (media === 0) parts.push({ kind: 'json', field, value: item });
-  else if (Object.keys(rest).length > 0) parts.push({ kind: 'json', field, value: rest });
+  // fromEntries defines own properties, so a "__proto__" key stays data instead of becoming a prototype.
+  else if (rest.length > 0) parts.push({ kind: 'json', field, value: Object.fromEntries(rest) });
 }
 
 function classifyMedia(value: string, field: string, kind: MediaKind | undefined, seed: number | undefined, maxBytes: number): OutputPart {

@@ -59,6 +59,16 @@ describe('parseOutputs: the shapes of SPEC 2.8', () => {
     assert.deepEqual(parseOutputs(null), []);
   });
 
+  test('keys named like Object members are plain data', () => {
+    assert.deepEqual(parseOutputs({ constructor: 'x', toString: 1 }), [{ kind: 'json', field: 'output', value: { constructor: 'x', toString: 1 } }]);
+    const hostile = JSON.parse('{"image_url": "https://x.example/a.png", "__proto__": {"polluted": true}}');
+    const extra = parseOutputs(hostile)[1]!;
+    assert.equal(extra.kind, 'json');
+    const value = (extra as { value: Record<string, unknown> }).value;
+    assert.deepEqual(Object.keys(value), ['__proto__']);
+    assert.equal((value as { polluted?: boolean }).polluted, undefined);
+  });
+
   test('fields beside the media are kept as JSON, not lost', () => {
     const parts = parseOutputs({ image_url: 'https://x.example/a.png', cost: 1, nsfw: false });
     assert.deepEqual(parts[1], { kind: 'json', field: 'output', value: { nsfw: false } });

@@ -205,5 +205,7 @@ describe('extensionFor', () => {
     assert.equal(extensionFor('application/octet-stream', '/a.WEBM'), 'webm');
     assert.equal(extensionFor(undefined, '/a.exe'), 'bin');
     assert.equal(extensionFor(undefined, '/noext'), 'bin');
+    assert.equal(extensionFor('constructor', '/x'), 'bin');
+    assert.equal(extensionFor(undefined, '/x.constructor'), 'bin');
   });
 });
