@@ -24,6 +24,9 @@ export function endpointTooltip(node: EndpointNode, window: BillingTreeModel['wi
 }
 
 export function bucketText(node: BucketNode): ItemText {
+  const a = node.amounts;
+  // The service emits every bucket of the window for each endpoint: an idle one reads "$0.00", not five zeros.
+  if (a.total === 0 && a.gpu === 0 && a.cpu === 0 && a.disk === 0 && a.fee === 0) return { label: bucketLabel(node.startTime, node.bucketSize), description: formatUsd(0) };
   return {
     label: bucketLabel(node.startTime, node.bucketSize),
     description: `${formatUsd(node.amounts.total)} · ${formatBreakdown(node.amounts)}`,

@@ -15,10 +15,16 @@ import { press, QUICK_INPUT, screenshot, typeText, waitForSelector } from './sup
 import { activateExtension, eventually } from './support/extension';
 import { billingConfig, fetchBilling, KEYS, PROFILE_NAME, useTestProfile, resetSidebar } from './sidebarFixtures';
 
-/** Runs a command that opens an input box, and answers it by typing in the real workbench. */
-export async function answerInputBox<T>(command: string, ...answers: string[]): Promise<T> {
+/** Waits until the quick input shows `title` (so keys go to the right box, not one that is closing). */
+function inputTitled(title: string): Promise<void> {
+  return waitForSelector(`.quick-input-widget:not([style*="display: none"]) .quick-input-title:has-text(${JSON.stringify(title)})`);
+}
+
+/** Runs a command that opens input boxes, and answers each (identified by its title) by typing. */
+export async function answerInputBox<T>(command: string, ...answers: [title: string, text: string][]): Promise<T> {
   const pending = vscode.commands.executeCommand<T>(command);
-  for (const answer of answers) {
+  for (const [title, answer] of answers) {
+    await inputTitled(title);
     await waitForSelector(QUICK_INPUT);
     if (answer) await typeText(answer);
     await press('Enter');
@@ -72,7 +78,7 @@ function expectedTree(response: ListServerlessBillingResponse): Shown[] {
     command: undefined,
     children: [...e.records]
       .sort((a, b) => Date.parse(b.startTime) - Date.parse(a.startTime))
-      .map((r) => ({ label: bucketLabel(r.startTime, response.metadata.query.bucketSize), description: `${formatUsd(r.totalAmount)} · GPU ${formatUsd(r.gpuAmount)} · CPU ${formatUsd(r.cpuAmount)} · disk ${formatUsd(r.diskAmount)} · fee ${formatUsd(r.feeAmount)}` })),
+      .map((r) => ({ label: bucketLabel(r.startTime, response.metadata.query.bucketSize), description: r.totalAmount === 0 && r.gpuAmount === 0 && r.cpuAmount === 0 && r.diskAmount === 0 && r.feeAmount === 0 ? '$0.00' : `${formatUsd(r.totalAmount)} · GPU ${formatUsd(r.gpuAmount)} · CPU ${formatUsd(r.cpuAmount)} · disk ${formatUsd(r.diskAmount)} · fee ${formatUsd(r.feeAmount)}` })),
   }));
 }
 
@@ -114,7 +120,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
   });
 
   test('a rejected key (401) is not stored, and the command says so', async () => {
-    const outcome = await answerInputBox<string>(Commands.setApiKey, 'not-a-valid-key');
+    const outcome = await answerInputBox<string>(Commands.setApiKey, [`Set API Key (${PROFILE_NAME})`, 'not-a-valid-key']);
     assert.equal(outcome, 'rejected');
     assert.equal(await api.connection.hasKey(), false);
     await refreshed(api);
@@ -122,7 +128,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
   });
 
   test('a key without billing scope (403) is stored, and the tree says what it lacks with Set API Key', async () => {
-    const outcome = await answerInputBox<string>(Commands.setApiKey, KEYS.jobsOnly);
+    const outcome = await answerInputBox<string>(Commands.setApiKey, [`Set API Key (${PROFILE_NAME})`, KEYS.jobsOnly]);
     assert.equal(outcome, 'storedWithoutBilling');
     assert.equal(await api.connection.hasKey(), true);
     await refreshed(api);
@@ -134,7 +140,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
   });
 
   test('Set API Key checks the key with the service, stores it, and the tree loads', async () => {
-    const outcome = await answerInputBox<string>(Commands.setApiKey, KEYS.full);
+    const outcome = await answerInputBox<string>(Commands.setApiKey, [`Set API Key (${PROFILE_NAME})`, KEYS.full]);
     assert.equal(outcome, 'stored');
     await eventually(() => api.endpoints!.tree.current.kind === 'loaded' || undefined, 'the tree to load after the key changed');
     await api.endpoints!.tree.whenIdle();
@@ -161,6 +167,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
     await vscode.commands.executeCommand(Commands.changeBillingWindow, { kind: 'preset', preset: 'last12Weeks' });
     assert.deepEqual(api.endpoints!.tree.window, { kind: 'preset', preset: 'last12Weeks' });
     const pending = vscode.commands.executeCommand(Commands.changeBillingWindow);
+    await inputTitled('Billing Window');
     await waitForSelector('.quick-input-widget .monaco-list-row:has-text("Last 30 days")');
     await typeText('Last 30 days');
     await press('Enter');
@@ -170,20 +177,22 @@ suite('sidebar: endpoints tree against the emulator', () => {
 
   test('a custom range is validated as typed and sent as start/end', async () => {
     const pending = vscode.commands.executeCommand<BillingWindow | undefined>(Commands.changeBillingWindow);
+    await inputTitled('Billing Window');
     await waitForSelector('.quick-input-widget .monaco-list-row:has-text("Custom range")');
     await typeText('Custom range');
     await press('Enter');
-    await waitForSelector(QUICK_INPUT);
+    await inputTitled('start (1/3)');
     await typeText('2026-02-30T00:00:00Z');
-    await waitForSelector('.quick-input-widget :text("Not an RFC 3339 date-time")');
+    await waitForSelector('.quick-input-widget .quick-input-message:has-text("Not an RFC 3339 date-time")');
     await press('Control+A');
     const start = new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10) + 'T00:00:00Z';
     const end = new Date(Date.now() - 5 * 86_400_000).toISOString().slice(0, 10) + 'T00:00:00Z';
     await typeText(start);
     await press('Enter');
-    await waitForSelector(QUICK_INPUT);
+    await inputTitled('end (2/3)');
     await typeText(end);
     await press('Enter');
+    await inputTitled('bucket size (3/3)');
     await waitForSelector('.quick-input-widget .monaco-list-row:has-text("daily")');
     await typeText('daily');
     await press('Enter');
@@ -197,7 +206,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
   });
 
   test('Add Endpoint adds an endpoint by id with a display name, at the end with zero cost; Remove Endpoint removes it', async () => {
-    const added = await answerInputBox<string>(Commands.addEndpoint, 'black-forest-labs-flux-1-schnell', 'Flux Schnell');
+    const added = await answerInputBox<string>(Commands.addEndpoint, ['Add Endpoint (1/2)', 'black-forest-labs-flux-1-schnell'], ['Add Endpoint (2/2)', 'Flux Schnell']);
     assert.equal(added, 'black-forest-labs-flux-1-schnell');
     await api.endpoints!.tree.whenIdle();
     const shown = await shownTree(api);
@@ -223,11 +232,17 @@ suite('sidebar: endpoints tree against the emulator', () => {
   test('screenshot of the sidebar', async () => {
     // Weekly buckets: few enough that the other endpoints stay in the picture; a wider sidebar for the breakdown.
     await vscode.commands.executeCommand(Commands.changeBillingWindow, { kind: 'preset', preset: 'last12Weeks' });
-    for (let i = 0; i < 4; i++) await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
-    const first = ((await api.endpoints!.tree.getChildren()) as TreeNode[])[1]!;
+    await vscode.commands.executeCommand('workbench.actions.treeView.serverlessGpu.endpoints.collapseAll');
+    // The width commands act on the focused part: focus the view first, so the sidebar grows.
+    await vscode.commands.executeCommand('serverlessGpu.endpoints.focus');
+    for (let i = 0; i < 8; i++) await vscode.commands.executeCommand('workbench.action.decreaseViewWidth');
+    const first = ((await api.endpoints!.tree.getChildren()) as TreeNode[])[0]!;
     await api.endpoints!.view.reveal(first, { expand: true, focus: false, select: false });
     await waitForSelector('.part.sidebar .monaco-list-row:has-text("' + text((await api.endpoints!.tree.getTreeItem(first)).label) + '")');
     await screenshot('sidebar', { selector: '.part.sidebar', docs: true });
+    // Give the next suites the layout they had.
+    await vscode.commands.executeCommand('serverlessGpu.endpoints.focus');
+    for (let i = 0; i < 8; i++) await vscode.commands.executeCommand('workbench.action.increaseViewWidth');
     await vscode.commands.executeCommand(Commands.changeBillingWindow, { kind: 'preset', preset: 'last30Days' });
   });
 
@@ -241,6 +256,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
       const item = await eventually(async () => (api.endpoints!.tree.current.kind === 'error' ? errorItem(api) : undefined), 'the rate-limit item', 60_000);
       assert.match(item.label, /^Rate limited.*next try in \d+ s\.$/);
       await eventually(() => api.endpoints!.tree.current.kind === 'loaded' || undefined, 'the automatic retry to load the tree', 60_000);
+      await api.endpoints!.tree.whenIdle();
       assert.deepEqual(seen.slice(-2), ['error', 'loaded']);
     } finally {
       sub.dispose();
