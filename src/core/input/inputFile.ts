@@ -69,8 +69,9 @@ export function writeSeedIntoInputText(text: string, seed: number): string {
   const { input, wrapped } = parseInputFile(text);
   const withSeed: JobInput = { ...input, seed };
   const indent = detectIndent(text);
-  const out = JSON.stringify(wrapped ? { input: withSeed } : withSeed, null, indent);
-  return (text.startsWith(BOM) ? BOM : '') + out + (/\r?\n$/.test(text) ? (text.endsWith('\r\n') ? '\r\n' : '\n') : '');
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const out = JSON.stringify(wrapped ? { input: withSeed } : withSeed, null, indent).replace(/\n/g, eol);
+  return (text.startsWith(BOM) ? BOM : '') + out + (/\r?\n$/.test(text) ? eol : '');
 }
 
 function syntaxError(body: string, e: unknown): BadInputError {

@@ -131,6 +131,11 @@ describe('writeSeedIntoInputText', () => {
     assert.deepEqual(parseInputFile(out), { input: { prompt: 'a cat', seed: 424242 }, wrapped: true });
   });
 
+  test('keeps CRLF line endings and a BOM', () => {
+    const out = writeSeedIntoInputText('\uFEFF{\r\n  "prompt": "x"\r\n}\r\n', 5);
+    assert.equal(out, '\uFEFF{\r\n  "prompt": "x",\r\n  "seed": 5\r\n}\r\n');
+  });
+
   test('a bare input stays bare and gains a seed', () => {
     const out = writeSeedIntoInputText('{"prompt": "a cat"}', 7);
     assert.deepEqual(parseInputFile(out), { input: { prompt: 'a cat', seed: 7 }, wrapped: false });
