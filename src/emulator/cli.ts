@@ -2,7 +2,7 @@
 // emulator until SIGINT/SIGTERM. Prints exactly one line on stdout when ready, containing http://HOST:PORT.
 // A bad config (or a bad flag) exits with code 2 and names the bad field; a port in use exits 1.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfigFile, startEmulator, type EmulatorConfig } from './index';
+import { ConfigError, loadConfigFile, startEmulator, type EmulatorConfig, type RunningEmulator } from './index';
 import { DEMO_KEYS } from './demo';
 
 const USAGE = 'usage: emulator [--host 127.0.0.1] [--port N] [--config FILE] [--admin] [--verbose]';
@@ -49,8 +49,20 @@ async function main(): Promise<void> {
     }
   }
 
+  // Handlers before anything listens: a supervisor may send SIGTERM the moment it sees the ready line.
+  let emulator: RunningEmulator | undefined;
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    if (args.verbose) console.error(`emulator: ${signal}, stopping`);
+    if (!emulator) process.exit(0);
+    void emulator.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+
   const log = args.verbose ? (line: string) => console.error(`${new Date().toISOString()} ${line}`) : undefined;
-  let emulator;
   try {
     emulator = await startEmulator({ host: args.host, port, config, admin: args.admin, log });
   } catch (err) {
@@ -62,16 +74,6 @@ async function main(): Promise<void> {
     ? `config ${args.config}: ${config.users.length} user(s)`
     : `demo data; keys ${DEMO_KEYS.full} (all scopes), ${DEMO_KEYS.billing} (billing only), ${DEMO_KEYS.sdxl} (jobs on sdxl-turbo)`;
   console.log(`Serverless emulator listening on ${emulator.url} (${what}${args.admin ? '; admin routes on' : ''})`);
-
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    if (args.verbose) console.error(`emulator: ${signal}, stopping`);
-    void emulator.close().then(() => process.exit(0));
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 }
 
 void main().catch((err: unknown) => {

@@ -68,15 +68,17 @@ export class JobQueue {
     return job;
   }
 
+  /** Finished on the clock, or already seen finished (moving the clock back does not un-finish a job). */
   isFinished(job: EmulatedJob): boolean {
-    return job.result !== undefined || this.o.clock.now() >= job.finishesAtMs;
+    return job.result !== undefined || !this.unsettled.has(job) || this.o.clock.now() >= job.finishesAtMs;
   }
 
   view(job: EmulatedJob): JobView {
     const now = this.o.clock.now();
-    if (job.result === undefined && now < job.startsAtMs) return { id: job.id, status: 'IN_QUEUE' };
+    const finished = this.isFinished(job);
+    if (!finished && now < job.startsAtMs) return { id: job.id, status: 'IN_QUEUE' };
     const delayTime = job.startsAtMs - job.submittedAtMs;
-    if (job.result === undefined && now < job.finishesAtMs) return { id: job.id, status: 'IN_PROGRESS', delayTime, input: job.input };
+    if (!finished) return { id: job.id, status: 'IN_PROGRESS', delayTime, input: job.input };
     const r = this.settle(job);
     const executionTime = job.finishesAtMs - job.startsAtMs;
     const workerId = workerIdOf(job);
