@@ -7,7 +7,7 @@
 // exists (older editors, a hand-edited file, a remote), it is ignored. The profiles are also listed in
 // `capabilities.untrustedWorkspaces.restrictedConfigurations`.
 import * as vscode from 'vscode';
-import { z } from 'zod';
+import { parseProfiles, type Profile } from './profileSettings';
 
 export const SECTION = 'serverlessGpu';
 
@@ -24,52 +24,7 @@ export const SettingKeys = {
   jobsHistoryLimit: 'jobs.historyLimit',
 } as const;
 
-/** A connection profile: a name and the two hosts of the spec (SPEC 4.1 `{base_url}`, 4.2 `{serverless_url}`). */
-export interface Profile {
-  name: string;
-  billingBaseUrl: string;
-  jobsBaseUrl: string;
-  /** Built in (the default or the local emulator): not editable in settings. */
-  builtIn?: boolean;
-}
-
-export const DEFAULT_PROFILE: Profile = {
-  name: 'Default',
-  billingBaseUrl: 'https://api.runpod.io',
-  jobsBaseUrl: 'https://api.runpod.ai',
-  builtIn: true,
-};
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
-/**
- * A base URL the key may be sent to: https anywhere, plain http only to this machine (the emulator). A
- * remote http URL would put the key on the wire in clear text, so it is refused rather than "fixed".
- */
-export function checkBaseUrl(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return `"${value}" is not a URL`;
-  }
-  if (url.username || url.password) return 'a base URL must not contain a user name or password';
-  if (url.search || url.hash) return 'a base URL must not contain a query or fragment';
-  if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return undefined;
-  return `"${value}" must use https (plain http is allowed only for 127.0.0.1 / localhost)`;
-}
-
-const BaseUrl = z.string().superRefine((v, ctx) => {
-  const problem = checkBaseUrl(v);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
-
-const ProfileSetting = z.object({
-  name: z.string().trim().min(1),
-  billingBaseUrl: BaseUrl,
-  jobsBaseUrl: BaseUrl,
-});
+export { DEFAULT_PROFILE, checkBaseUrl, type Profile } from './profileSettings';
 
 export interface SettingsChange {
   affects(key: keyof typeof SettingKeys): boolean;
@@ -110,26 +65,7 @@ export class Settings implements vscode.Disposable {
 
   /** User-defined profiles from settings, valid ones only; `problems` says what was skipped and why. */
   userProfiles(): { profiles: Profile[]; problems: string[] } {
-    const raw = this.userOnly<unknown>(SettingKeys.profiles);
-    const profiles: Profile[] = [];
-    const problems: string[] = [];
-    if (raw === undefined || raw === null) return { profiles, problems };
-    if (!Array.isArray(raw)) return { profiles, problems: ['serverlessGpu.profiles must be an array'] };
-    raw.forEach((entry, i) => {
-      const parsed = ProfileSetting.safeParse(entry);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        problems.push(`serverlessGpu.profiles[${i}]${issue?.path.length ? `.${issue.path.join('.')}` : ''}: ${issue?.message ?? 'invalid'}`);
-        return;
-      }
-      const p = parsed.data;
-      if (p.name === DEFAULT_PROFILE.name || profiles.some((q) => q.name === p.name)) {
-        problems.push(`serverlessGpu.profiles[${i}]: the name "${p.name}" is already taken`);
-        return;
-      }
-      profiles.push({ name: p.name, billingBaseUrl: stripSlash(p.billingBaseUrl), jobsBaseUrl: stripSlash(p.jobsBaseUrl) });
-    });
-    return { profiles, problems };
+    return parseProfiles(this.userOnly<unknown>(SettingKeys.profiles));
   }
 
   /** Per-request timeout in ms (default 30 s). */
@@ -171,8 +107,4 @@ export class Settings implements vscode.Disposable {
     const n = this.anyScope<number>(SettingKeys.jobsHistoryLimit, 100);
     return Number.isFinite(n) && n >= 1 ? Math.floor(n) : 100;
   }
-}
-
-function stripSlash(url: string): string {
-  return url.replace(/\/+$/, '');
 }

@@ -9,9 +9,10 @@
 // - The active profile's NAME is kept in globalState (per user, never in a workspace), so switching profiles
 //   never writes a settings file. An active name that no longer exists falls back to "Default".
 import type * as vscode from 'vscode';
+import { EMULATOR_PROFILE_NAME } from '../config/profileSettings';
 import { DEFAULT_PROFILE, type Profile, type Settings } from '../config/settings';
 
-export const EMULATOR_PROFILE_NAME = 'Local emulator';
+export { EMULATOR_PROFILE_NAME };
 /** The emulator's documented full-access demo key (issue #3); stored for the emulator profile only. */
 export const EMULATOR_DEMO_KEY = 'demo-key-full';
 const ACTIVE_PROFILE_KEY = 'serverlessGpu.activeProfile';

@@ -1,0 +1,70 @@
+// The billing windows of "Change Billing Window" and the tree model (src/endpoints/billingWindow.ts,
+// billingTreeModel.ts): queries per preset, validation as typed, sorting and formatting.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { buildBillingTree, formatUsd, formatUsdExact } from '../../../src/endpoints/billingTreeModel';
+import { describeWindow, parseStoredWindow, validateRange, validateRfc3339, windowQuery } from '../../../src/endpoints/billingWindow';
+import { aBillingResponse } from '../builders/billingResponse';
+
+describe('billing windows', () => {
+  test('presets use lastN with their bucket size; "today" starts at 00:00 UTC by hour', () => {
+    assert.deepEqual(windowQuery({ kind: 'preset', preset: 'last7Days' }), { lastN: 7, bucketSize: 'day' });
+    assert.deepEqual(windowQuery({ kind: 'preset', preset: 'last30Days' }), { lastN: 30, bucketSize: 'day' });
+    assert.deepEqual(windowQuery({ kind: 'preset', preset: 'last12Weeks' }), { lastN: 12, bucketSize: 'week' });
+    assert.deepEqual(windowQuery({ kind: 'preset', preset: 'last12Months' }), { lastN: 12, bucketSize: 'month' });
+    assert.deepEqual(windowQuery({ kind: 'preset', preset: 'last5Years' }), { lastN: 5, bucketSize: 'year' });
+    assert.deepEqual(windowQuery({ kind: 'preset', preset: 'today' }, new Date('2026-06-15T13:45:12.345Z')), { startTime: '2026-06-15T00:00:00Z', bucketSize: 'hour' });
+  });
+
+  test('a custom window sends its start and end', () => {
+    assert.deepEqual(windowQuery({ kind: 'custom', startTime: '2026-01-01T00:00:00Z', endTime: '2026-02-01T00:00:00+02:00', bucketSize: 'week' }),
+      { startTime: '2026-01-01T00:00:00Z', endTime: '2026-02-01T00:00:00+02:00', bucketSize: 'week' });
+  });
+
+  test('RFC 3339 is validated as typed: impossible dates and missing offsets are refused', () => {
+    assert.equal(validateRfc3339('2026-01-01T00:00:00Z'), undefined);
+    assert.equal(validateRfc3339('2026-01-01T00:00:00+05:30'), undefined);
+    assert.match(validateRfc3339('2026-02-30T00:00:00Z') ?? '', /RFC 3339/);
+    assert.match(validateRfc3339('2026-01-01T00:00:00') ?? '', /RFC 3339/);
+    assert.match(validateRfc3339('') ?? '', /Enter/);
+    assert.match(validateRange('2026-02-01T00:00:00Z', '2026-01-01T00:00:00Z') ?? '', /after the start/);
+    assert.equal(validateRange('2026-01-01T00:00:00Z', '2026-02-01T00:00:00Z'), undefined);
+  });
+
+  test('a stored window of an unknown shape falls back to the default', () => {
+    assert.deepEqual(parseStoredWindow({ kind: 'preset', preset: 'nope' }), { kind: 'preset', preset: 'last30Days' });
+    assert.deepEqual(parseStoredWindow({ kind: 'custom', startTime: 'x', endTime: 'y', bucketSize: 'day' }), { kind: 'preset', preset: 'last30Days' });
+    assert.deepEqual(parseStoredWindow({ kind: 'preset', preset: 'last5Years' }), { kind: 'preset', preset: 'last5Years' });
+  });
+
+  test('the view description comes from the echoed query and the metadata total', () => {
+    const echo = { startTime: '2026-05-17T00:00:00Z', endTime: '2026-06-16T00:00:00Z', bucketSize: 'day' as const };
+    assert.equal(describeWindow({ kind: 'preset', preset: 'last30Days' }, echo, '$123.45'), 'Last 30 days, daily, $123.45');
+    assert.equal(describeWindow({ kind: 'custom', startTime: 'a', endTime: 'b', bucketSize: 'day' }, echo, '$1.00'), '2026-05-17 – 2026-06-16, daily, $1.00');
+  });
+});
+
+describe('billing tree model', () => {
+  test('endpoints sorted by cost, zero-cost last, added ones appended; buckets newest first', () => {
+    const response = aBillingResponse().withEndpoints(['cheap', 'free', 'dear']).daily(3)
+      .withAmounts((e, b) => ({ gpuAmount: e === 1 ? 0 : (e + 1) * (b + 1), cpuAmount: 0, diskAmount: 0, feeAmount: 0 })).build();
+    const model = buildBillingTree(response, [{ id: 'mine', displayName: 'My endpoint' }, { id: 'dear', displayName: 'Dear one' }]);
+    assert.deepEqual(model.endpoints.map((e) => e.id), ['dear', 'cheap', 'free', 'mine']);
+    assert.equal(model.endpoints[0]!.displayName, 'Dear one');
+    assert.equal(model.endpoints[3]!.added, true);
+    assert.deepEqual(model.endpoints[3]!.buckets, []);
+    const starts = model.endpoints[0]!.buckets.map((b) => b.startTime);
+    assert.deepEqual(starts, [...starts].sort().reverse());
+    assert.equal(model.endpoints[0]!.buckets[0]!.parent, model.endpoints[0]);
+    assert.equal(model.totals.total, response.metadata.totals.totalAmount);
+  });
+
+  test('USD formatting: cents, thousands, sub-cent amounts, exact tooltips', () => {
+    assert.equal(formatUsd(1234.5), '$1,234.50');
+    assert.equal(formatUsd(0), '$0.00');
+    assert.equal(formatUsd(0.004), '<$0.01');
+    assert.equal(formatUsd(-3.2), '-$3.20');
+    assert.equal(formatUsdExact(0.1234567), '$0.123457');
+    assert.equal(formatUsdExact(2), '$2.00');
+  });
+});
