@@ -14,7 +14,7 @@ export interface DurationEstimate {
   executionSpreadMs: number;
   /** How far a job's queue wait may plausibly be from `queueMs`, ms. */
   queueSpreadMs: number;
-  /** Jobs of this endpoint behind the estimate; 0 when it is pooled from other endpoints. */
+  /** Jobs of this endpoint behind the estimate. */
   samples: number;
 }
 
@@ -52,11 +52,6 @@ function estimateOf(s: Samples): DurationEstimate {
   };
 }
 
-function serviceOf(key: string): string {
-  const space = key.indexOf(' ');
-  return space < 0 ? '' : key.slice(0, space);
-}
-
 export class JobDurationModel {
   private readonly byKey = new Map<string, Samples>();
 
@@ -72,28 +67,13 @@ export class JobDurationModel {
   }
 
   /**
-   * The estimate for `key`'s endpoint; without samples of its own, a wider estimate pooled from the other
-   * endpoints of the same service (jobs on one platform tend to be of one kind); undefined with neither.
+   * The estimate for `key`'s endpoint, or undefined before it has finished a job. Other endpoints are not
+   * pooled in: durations differ by endpoint far more than within one, and a wrong estimate costs more than
+   * none (a job predicted to end early is then polled as "overdue", quickly).
    */
   estimate(key: string): DurationEstimate | undefined {
     const own = this.byKey.get(key);
-    if (own && own.execution.length > 0) return estimateOf(own);
-    const service = serviceOf(key);
-    const pooled: Samples = { queue: [], execution: [] };
-    for (const [k, v] of this.byKey) {
-      if (serviceOf(k) !== service) continue;
-      pooled.queue.push(...v.queue);
-      pooled.execution.push(...v.execution);
-    }
-    if (pooled.execution.length === 0) return undefined;
-    const e = estimateOf(pooled);
-    // Another endpoint's jobs are a weak hint: plan for half their duration either way.
-    return {
-      ...e,
-      executionSpreadMs: Math.max(e.executionSpreadMs, 0.5 * e.executionMs + 100),
-      queueSpreadMs: Math.max(e.queueSpreadMs, 0.5 * e.queueMs),
-      samples: 0,
-    };
+    return own && own.execution.length > 0 ? estimateOf(own) : undefined;
   }
 
   /** Plain data, so the editor can keep what was learned across sessions (e.g. in globalState). */

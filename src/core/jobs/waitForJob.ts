@@ -86,8 +86,9 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
   }
 
   for (let polls = 0; ; polls++) {
-    // Without a job in hand, the first question is asked at once.
-    if (polls > 0 || initial) {
+    // Without a job in hand or a submission time, the first question is asked at once; a job just submitted
+    // is known to be queued, so its first question waits for the plan.
+    if (polls > 0 || initial || options.submittedAt !== undefined) {
       const now = clock.now();
       state.estimate = durations.estimate(key);
       const planned = failureDelay > 0 ? failureDelay : nextPollDelayMs({ ...state, now });

@@ -1,17 +1,17 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FAST_POLL_MS, FIRST_POLL_MS, MAX_POLL_MS, nextPollDelayMs, predictEnd, type PollState } from '../../../src/core/jobs/pollPlan';
+import { BEAT_MS, FAST_POLL_MS, MAX_POLL_MS, nextPollDelayMs, predictEnd, type PollState } from '../../../src/core/jobs/pollPlan';
 import { JobDurationModel, durationKey } from '../../../src/core/jobs/durationModel';
 
 const T = 1_000_000;
 const exact = { queueMs: 500, executionMs: 2000, executionSpreadMs: 50, queueSpreadMs: 20, samples: 5 };
 
 describe('nextPollDelayMs without an estimate', () => {
-  test('starts fast and grows with the elapsed time, up to a cap', () => {
+  test('keeps a beat under 1 s, then grows with the elapsed time, up to a cap', () => {
     const at = (elapsed: number) => nextPollDelayMs({ now: T + elapsed, submittedAt: T, startedWatchingAt: T });
-    assert.equal(at(0), FIRST_POLL_MS);
-    assert.equal(at(2000), 800);
-    assert.ok(at(10_000) > at(2000));
+    assert.equal(at(0), BEAT_MS);
+    assert.equal(at(5000), BEAT_MS);
+    assert.equal(at(20_000), 1600);
     assert.equal(at(3_600_000), 5000);
   });
 });
@@ -74,14 +74,12 @@ describe('JobDurationModel', () => {
     assert.equal(m.estimate(k)!.samples, 10);
   });
 
-  test('another endpoint of the same service gives a wider, pooled estimate; another service gives none', () => {
+  test('another endpoint gives no estimate: durations differ by endpoint', () => {
     const m = new JobDurationModel();
     m.record(durationKey('http://x', 'a'), 100, 4000);
-    const pooled = m.estimate(durationKey('http://x', 'b'))!;
-    assert.equal(pooled.samples, 0);
-    assert.equal(pooled.executionMs, 4000);
-    assert.ok(pooled.executionSpreadMs >= 2000);
+    assert.equal(m.estimate(durationKey('http://x', 'b')), undefined);
     assert.equal(m.estimate(durationKey('http://y', 'a')), undefined);
+    assert.equal(m.estimate(durationKey('http://x/', 'a'))?.executionMs, 4000);
   });
 
   test('survives a round trip through JSON and ignores junk', () => {

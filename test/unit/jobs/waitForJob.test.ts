@@ -59,6 +59,14 @@ describe('waitForJob reaches every terminal state', () => {
     assert.deepEqual(updates, ['WARMING_UP', 'COMPLETED']);
   });
 
+  test('a job just submitted is first asked about one beat later, not at once', async () => {
+    const server = await serve([job('COMPLETED')]);
+    const planned: number[] = [];
+    await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(planned), durations: new JobDurationModel(), submittedAt: Date.now() });
+    assert.equal(planned.length, 1);
+    assert.ok(planned[0]! > 800, `first poll planned after ${planned[0]} ms`);
+  });
+
   test('a terminal initial job is returned without any request', async () => {
     const server = await serve([job('COMPLETED')]);
     const initial: Job = { id: 'job-1', status: 'FAILED', error: 'x' };
