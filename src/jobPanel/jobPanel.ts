@@ -68,7 +68,11 @@ export class JobPanels implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel(
       JOB_PANEL_VIEW_TYPE,
       titleOf(record),
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: options.preserveFocus ?? false },
+      // Beside the input file when one is open; with no editor open, "beside" nothing leaves the webview
+      // waiting in an empty group (seen in code-server), so it takes the active group instead.
+      vscode.window.activeTextEditor
+        ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus: options.preserveFocus ?? false }
+        : { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       webviewOptions(this.extensionUri, ...this.actions.outputRoots()),
     );
     this.attach(panel, key);

@@ -239,6 +239,7 @@ suite('jobs', () => {
     const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
     const jobId = (await eventually(() => api.history.get(started.key)?.jobId, 'the job id')) as string;
     await eventually(() => proxy.requests.some((r) => r.url.includes(`/status/${encodeURIComponent(jobId)}`)), 'a first status request');
+    if (driverAvailable()) await waitForSelector('.statusbar-item:has-text("1 job running")');
     assert.equal(await vscode.commands.executeCommand(JobCommands.cancelJob, started.key), true);
     const done = await finished(started.key);
     assert.equal(done.status, 'STOPPED');
@@ -290,6 +291,57 @@ suite('jobs', () => {
       assert.ok((await textContent('details.job-json pre', { inWebview: true })).includes(hostile), 'the prompt is shown as text');
       assert.match(await textContent('figure.rejected .note', { inWebview: true }), /javascript/i);
     }
+  });
+
+  test('"Run again with this seed" writes the seed into a copy of the input file and runs that', async () => {
+    const original = JSON.stringify({ input: { prompt: 'seeded', width: 128, height: 96, seed: 5 } }, null, 4) + '\n';
+    const uri = await writeInput('seeded.input.json', original);
+    await api.memory.rememberEndpoint(uri, 'sdxl-turbo');
+    const first = await finished(((await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord).key);
+    assert.equal(first.status, 'COMPLETED', first.error);
+    const before = new Set(api.history.all().map((r) => r.key));
+    if (driverAvailable()) {
+      await eventually(() => api.panels.lastSent(first.key)?.status === 'COMPLETED', 'the panel');
+      await click('button:has-text("Run again with this seed")', { inWebview: true });
+    } else {
+      await api.actions.runWithSeed(first, 5);
+    }
+    const again = await eventually(() => api.history.all().find((r) => !before.has(r.key)), 'the second job');
+    const copy = vscode.Uri.joinPath(workspaceFolder().uri, 'seeded.seed-5.input.json');
+    assert.equal(again.inputFile, copy.toString());
+    assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)), original, 'the original file is untouched');
+    const copied = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(copy))) as { input: { seed: number; prompt: string } };
+    assert.deepEqual(copied, { input: { prompt: 'seeded', width: 128, height: 96, seed: 5 } }, 'same shape, seed written');
+    const done = await finished(again.key);
+    assert.equal(done.outputs.find((o) => o.kind === 'image')?.seed, 5);
+    assert.equal(api.memory.endpointFor(copy), 'sdxl-turbo', 'the copy remembers the endpoint');
+  });
+
+  test('a job that finishes while its panel is hidden shows a notification whose "Open" brings the panel back', async function () {
+    if (!driverAvailable()) this.skip();
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const uri = await writeInput('hidden.input.json', JSON.stringify({ prompt: 'nobody watching' }));
+    await api.memory.rememberEndpoint(uri, 'flux-dev');
+    const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
+    await eventually(() => api.panels.lastSent(started.key), 'the panel to open');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await eventually(() => !api.panels.isVisible(started.key) && !api.panels.openKeys().includes(started.key), 'the panel to close');
+    await finished(started.key);
+    const toast = '.notification-toast:has-text("Job on flux-dev completed")';
+    await waitForSelector(toast);
+    await click(`${toast} .monaco-button:has-text("Open")`);
+    await eventually(() => api.panels.isVisible(started.key), 'the panel to be shown again');
+  });
+
+  test('input files are checked against the contributed JSON schema', async () => {
+    const uri = await writeInput('schema.input.json', '{\n  "prompt": "x",\n  "width": "wide",\n  "num_images": 99,\n  "custom_model_option": true\n}\n');
+    await openInEditor(uri);
+    const problems = await eventually(() => {
+      const d = vscode.languages.getDiagnostics(uri).filter((x) => x.source !== 'Serverless GPU');
+      return d.length >= 2 ? d : undefined;
+    }, 'schema diagnostics from the JSON language service', 45_000);
+    const lines = problems.map((d) => d.range.start.line).sort();
+    assert.deepEqual(lines, [2, 3], `width (line 3) and num_images (line 4), not the model's own option: ${problems.map((d) => d.message).join(' | ')}`);
   });
 
   test('the history survives: a history re-created from workspaceState holds every job, and opens its panel from disk', async () => {
