@@ -107,6 +107,30 @@ suite('connection: profiles, workspace settings, local emulator', () => {
     assert.equal(await api.connection.hasKey(), true, 'each profile keeps its own key');
   });
 
+  test('when a rate-limit window runs low, the status bar shows its remaining count', async () => {
+    const small = await startEmulator({ host: '127.0.0.1', port: 0, config: { ...billingConfig(new Date()), rateLimits: { minute: 10, hour: 1000, day: 10000 } } });
+    const config = vscode.workspace.getConfiguration('serverlessGpu');
+    try {
+      await useTestProfile(api, small.url, 'Small quota');
+      await api.connection.setApiKey(KEYS.full);
+      await config.update('rateLimitWarningPercent', 50, vscode.ConfigurationTarget.Global);
+      await api.endpoints!.tree.whenIdle();
+      await vscode.commands.executeCommand(Commands.refreshEndpoints);
+      assert.doesNotMatch(api.statusBar.text, /left this/, `plenty left: ${api.statusBar.text}`);
+      // 10 a minute; each refresh is one request (the key set above also sent none: setApiKey was direct).
+      for (let i = 0; i < 5; i++) await vscode.commands.executeCommand(Commands.refreshEndpoints);
+      const remaining = api.connection.rateLimits.minute?.remaining;
+      assert.ok(remaining !== undefined && remaining < 5, `remaining ${remaining}`);
+      assert.match(api.statusBar.text, new RegExp(`\\$\\(warning\\) ${remaining} left this minute$`));
+    } finally {
+      await config.update('rateLimitWarningPercent', undefined, vscode.ConfigurationTarget.Global);
+      await api.connection.clearApiKey();
+      await useTestProfile(api, emulator.url);
+      await api.connection.setApiKey(KEYS.full);
+      await small.close();
+    }
+  });
+
   test('Use Local Emulator starts the bundled emulator, stores its demo key and shows its endpoints', async () => {
     const origin = await vscode.commands.executeCommand<string | undefined>(Commands.useLocalEmulator);
     assert.match(origin ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
