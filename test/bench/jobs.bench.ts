@@ -1,7 +1,8 @@
 // Job figures (issue 5 "Done when"), against the emulator CLI as a separate process:
-// 1. For 50 jobs of varied duration (0.3 s to 12 s), the status requests per job and the lag between the job
-//    finishing on the emulator and the client knowing it, for the runner's waiter beside plain fixed 1-second
-//    polling. Both follow the same 50 durations in the same run, all 100 jobs at once (the emulator runs every
+// 1. For 50 jobs of varied duration, the status requests per job and the lag between the job finishing on the
+//    emulator and the client knowing it, for the runner's waiter (core/jobs waitForJob) beside plain fixed
+//    1-second polling, in two scenarios: "cold", 50 endpoints never seen before (0.3 s to 12 s; the waiter has
+//    no duration estimate), and "warm", 5 endpoints (0.5 s to 11 s) each seen once before, 10 jobs each. Both follow the same 50 durations in the same run, all 100 jobs at once (the emulator runs every
 //    job on its own worker, so they do not slow each other down), so load on the machine hits both alike.
 //    "Finishing on the emulator" = the moment /run answered + delayTime + executionTime of the final job.
 // 2. The peak memory (RSS and heap) of this process while it receives one job with four 2048x2048 PNG images,
@@ -32,8 +33,12 @@ function durations(): Array<{ queueMs: number; executionMs: number }> {
   });
 }
 
+/** Five endpoints the runner has seen before (warm): 0.5 s to 11 s, ten jobs each in the measured run. */
+const WARM = [500, 2000, 4000, 7000, 11_000].map((total, i) => ({ id: `warm-${i}`, queueMs: Math.round(total * 0.3), executionMs: total - Math.round(total * 0.3) }));
+
 function benchConfig() {
   const endpoints = durations().map((d, i) => ({ id: `job-bench-${i}`, kind: 'echo', ...d }));
+  for (const w of WARM) endpoints.push({ kind: 'echo', ...w });
   endpoints.push({ id: 'big-images', kind: 'image', queueMs: 0, executionMs: 200 } as (typeof endpoints)[number]);
   return {
     rateLimits: { minute: 10_000_000, hour: 100_000_000, day: 1_000_000_000 },
@@ -84,6 +89,22 @@ function percentile(xs: number[], p: number): number {
 }
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
+/** Requests per job, median and p90 lag of the runner's waiter against fixed 1 s polling. */
+function reportPair(ctx: BenchContext, scenario: string, ours: Outcome[], fixed: Outcome[]): void {
+  const base = `jobs.${scenario}.fixed1s`;
+  const mine = `jobs.${scenario}.waitForJob`;
+  const pairs: Array<[string, (o: Outcome[]) => number, string]> = [
+    ['statusRequestsPerJob', (o) => mean(o.map((x) => x.requests)), 'requests'],
+    ['lagMedian', (o) => median(o.map((x) => x.lagMs)), 'ms'],
+    ['lagP90', (o) => percentile(o.map((x) => x.lagMs), 0.9), 'ms'],
+  ];
+  for (const [what, f, unit] of pairs) {
+    const b = { name: `${base}.${what}`, value: f(fixed) };
+    ctx.report(b.name, b.value, unit);
+    ctx.report(`${mine}.${what}`, f(ours), unit, b);
+  }
+}
+
 export default async function jobsBench(ctx: BenchContext): Promise<void> {
   const emulator = await startEmulator(benchConfig(), { admin: false });
   const dir = mkdtempSync(join(tmpdir(), 'jobs-bench-'));
@@ -97,15 +118,18 @@ export default async function jobsBench(ctx: BenchContext): Promise<void> {
       Promise.all(ids.map((e) => follow(client, counts, e, (id, submittedAt) => waitForJob(client, e, id, { submittedAt })))),
       Promise.all(ids.map((e) => follow(client, counts, e, (id) => fixedIntervalWait(client, e, id, 1000)))),
     ]);
-    const fixedReq = { name: 'jobs.fixed1s.statusRequestsPerJob', value: mean(fixed.map((o) => o.requests)) };
-    ctx.report(fixedReq.name, fixedReq.value, 'requests');
-    ctx.report('jobs.waitForJob.statusRequestsPerJob', mean(ours.map((o) => o.requests)), 'requests', fixedReq);
-    const fixedLag = { name: 'jobs.fixed1s.lagMedian', value: median(fixed.map((o) => o.lagMs)) };
-    ctx.report(fixedLag.name, fixedLag.value, 'ms');
-    ctx.report('jobs.waitForJob.lagMedian', median(ours.map((o) => o.lagMs)), 'ms', fixedLag);
-    const fixedP90 = { name: 'jobs.fixed1s.lagP90', value: percentile(fixed.map((o) => o.lagMs), 0.9) };
-    ctx.report(fixedP90.name, fixedP90.value, 'ms');
-    ctx.report('jobs.waitForJob.lagP90', percentile(ours.map((o) => o.lagMs), 0.9), 'ms', fixedP90);
+    reportPair(ctx, 'cold', ours, fixed);
+
+    // Warm: the usual case (the same endpoints again and again). One job per endpoint first, so the
+    // runner's duration model has seen each; then 10 jobs per endpoint with each strategy, all at once.
+    ctx.log(`warming ${WARM.length} endpoints, then following ${WARM.length * 10} jobs with each strategy at once`);
+    await Promise.all(WARM.map((w) => follow(client, counts, w.id, (id, submittedAt) => waitForJob(client, w.id, id, { submittedAt }))));
+    const warmIds = WARM.flatMap((w) => Array.from({ length: 10 }, () => w.id));
+    const [oursWarm, fixedWarm] = await Promise.all([
+      Promise.all(warmIds.map((e) => follow(client, counts, e, (id, submittedAt) => waitForJob(client, e, id, { submittedAt })))),
+      Promise.all(warmIds.map((e) => follow(client, counts, e, (id) => fixedIntervalWait(client, e, id, 1000)))),
+    ]);
+    reportPair(ctx, 'warm', oursWarm, fixedWarm);
 
     // Memory: four 2048x2048 PNGs in one job, received, decoded and saved as the runner does.
     (globalThis as { gc?: () => void }).gc?.();
