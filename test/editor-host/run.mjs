@@ -156,11 +156,46 @@ function createDriver(page) {
     return n;
   }
 
+  const QUICK_INPUT_BOX = '.quick-input-widget:not([style*="display: none"]) .quick-input-box input';
+
+  /**
+   * While a quick input is open, keys must go to it; but the workbench focuses it a moment after it shows,
+   * and keys sent before that are lost (seen: "Flux Schnell" arriving as "ux Schnell"). Wait for the focus.
+   */
+  async function quickInputFocusSettled(timeoutMs = 5_000) {
+    if ((await page.locator(QUICK_INPUT_BOX).count()) === 0) return;
+    await page
+      .waitForFunction((sel) => {
+        const input = document.querySelector(sel);
+        return !input || document.activeElement === input;
+      }, QUICK_INPUT_BOX, { timeout: timeoutMs, polling: 50 })
+      .catch(() => {});
+  }
+
   const actions = {
     async type({ text }) {
+      await quickInputFocusSettled();
       await page.keyboard.type(String(text), { delay: 5 });
     },
+    async answerQuickInput({ text, title, submit = true, timeoutMs = DEFAULT_ACTION_TIMEOUT_MS }) {
+      if (title) {
+        await page.locator(`.quick-input-widget:not([style*="display: none"]) .quick-input-title:has-text(${JSON.stringify(String(title))})`).first().waitFor({ state: 'visible', timeout: timeoutMs });
+      }
+      const input = page.locator(QUICK_INPUT_BOX).first();
+      await input.waitFor({ state: 'visible', timeout: timeoutMs });
+      // fill() focuses the box and replaces its whole value, so neither a late focus nor a leftover value of
+      // the previous step can garble the answer; it is read back before Enter, and filled again if the
+      // widget reset it meanwhile.
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        await input.fill(String(text), { timeout: timeoutMs });
+        if ((await input.inputValue()) === String(text)) break;
+        if (Date.now() > deadline) throw new Error(`the quick input would not keep the value ${JSON.stringify(text)}`);
+      }
+      if (submit) await input.press('Enter');
+    },
     async press({ key }) {
+      await quickInputFocusSettled();
       await page.keyboard.press(String(key));
     },
     async click({ selector, inWebview, timeoutMs }) {

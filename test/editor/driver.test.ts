@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { click, count, driverAvailable, press, QUICK_INPUT, quickPickItem, screenshot, textContent, typeText, waitForSelector } from './support/driver';
+import { answerQuickInput, click, count, driverAvailable, press, QUICK_INPUT, quickPickItem, screenshot, textContent, typeText, waitForSelector } from './support/driver';
 import { ENV } from './support/protocol';
 
 suite('driver', () => {
@@ -31,6 +31,17 @@ suite('driver', () => {
     await press('Enter');
     assert.equal(await answer, 'typed-secret-1');
     await waitForSelector(QUICK_INPUT, { state: 'hidden' });
+  });
+
+  test('answers a two-step input flow in order, each box by its title', async () => {
+    const flow = (async () => {
+      const first = await vscode.window.showInputBox({ title: 'Driver flow (1/2)', ignoreFocusOut: true });
+      const second = await vscode.window.showInputBox({ title: 'Driver flow (2/2)', password: true, ignoreFocusOut: true });
+      return [first, second];
+    })();
+    await answerQuickInput('first answer', { title: 'Driver flow (1/2)' });
+    await answerQuickInput('Second Answer', { title: 'Driver flow (2/2)' });
+    assert.deepEqual(await flow, ['first answer', 'Second Answer']);
   });
 
   test('picks a quick pick item by clicking it', async () => {

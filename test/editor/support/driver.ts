@@ -55,9 +55,33 @@ async function call<T>(action: string, body: object): Promise<T> {
   return answer.value as T;
 }
 
-/** Types into whatever has keyboard focus (an input box the extension just opened, the editor…). */
+/**
+ * Types into whatever has keyboard focus (the editor, a webview…). While a quick input is open it first waits
+ * for the quick input to have the focus. To answer an input box, `answerQuickInput` is the sturdier choice.
+ */
 export function typeText(text: string): Promise<void> {
   return call('type', { text });
+}
+
+export interface QuickInputAnswer {
+  /** Wait until the box shows this title first (e.g. 'Add Endpoint (2/2)'), so a multi-step flow is answered in order. */
+  title?: string;
+  /** Press Enter once the value is in (default true). */
+  submit?: boolean;
+  timeoutMs?: number;
+}
+
+/**
+ * Answers the open input box (or types a quick pick's filter): sets its whole value, checks that it kept it,
+ * then presses Enter. Works for `password: true` boxes too.
+ *
+ *   const pending = vscode.commands.executeCommand('serverlessGpu.addEndpoint');
+ *   await answerQuickInput('my-endpoint', { title: 'Add Endpoint (1/2)' });
+ *   await answerQuickInput('My endpoint', { title: 'Add Endpoint (2/2)' });
+ *   await pending;
+ */
+export function answerQuickInput(text: string, options: QuickInputAnswer = {}): Promise<void> {
+  return call('answerQuickInput', { text, ...options });
 }
 
 /** Presses a key or chord, Playwright names: 'Enter', 'Escape', 'ArrowDown', 'Control+Shift+P'. */
