@@ -2,8 +2,12 @@
 // discriminated union in one module; these helpers validate what arrives and hold back what is sent until
 // the page has said `ready` (the handshake of STYLE.md "Webviews").
 import type * as vscode from 'vscode';
-import type { z } from 'zod';
 import type { Logger } from '../core/log';
+
+/** Any zod schema (classic `zod` or the smaller `zod/mini` a webview bundle may prefer) that parses `T`. */
+export interface MessageSchema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { message: string }[] } };
+}
 
 /**
  * Wires a webview to a host-side handler: messages from the page are parsed with `fromWebview` (anything
@@ -16,7 +20,7 @@ export class WebviewChannel<In extends { type: string }, Out extends { type: str
 
   constructor(
     private readonly webview: vscode.Webview,
-    fromWebview: z.ZodType<In>,
+    fromWebview: MessageSchema<In>,
     onMessage: (message: In) => void | Promise<void>,
     logger: Logger,
   ) {
