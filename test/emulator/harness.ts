@@ -8,7 +8,8 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export const CLI = resolve(__dirname, '../../dist/emulator.js');
+/** EMULATOR_CLI points the suite at another build (for example a deliberately broken one, to see tests fail). */
+export const CLI = resolve(process.env.EMULATOR_CLI ?? resolve(__dirname, '../../dist/emulator.js'));
 /** Generous: the machine is a busy 2-core box shared by several engineers. */
 const READY_TIMEOUT_MS = 30_000;
 

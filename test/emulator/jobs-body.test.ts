@@ -30,10 +30,12 @@ function bodyOfSize(size: number): Buffer {
  */
 function postLarge(route: string, body: Buffer): Promise<Reply> {
   return new Promise((resolve, reject) => {
+    let answered = false;
     const req = http.request(new URL(route, emu.url), {
       method: 'POST', agent: false,
       headers: { authorization: `Bearer ${KEYS.full}`, 'content-type': 'application/json', 'content-length': String(body.length) },
     }, (res) => {
+      answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -44,8 +46,9 @@ function postLarge(route: string, body: Buffer): Promise<Reply> {
       });
     });
     req.on('error', (err: NodeJS.ErrnoException) => {
-      // EPIPE/ECONNRESET while still writing happen after an early answer; the response handler has it then.
-      if (err.code !== 'EPIPE' && err.code !== 'ECONNRESET') reject(err);
+      // EPIPE/ECONNRESET while still writing are fine after an early answer (the response handler has it);
+      // before one, the server reset the connection and the client never learns why: that is a failure.
+      if (!answered || (err.code !== 'EPIPE' && err.code !== 'ECONNRESET')) reject(new Error(`connection failed before any answer: ${err.code ?? err.message}`));
     });
     req.setTimeout(120_000, () => req.destroy(new Error('no answer to the large body')));
     req.end(body);
