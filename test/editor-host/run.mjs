@@ -9,7 +9,7 @@
 //   --vsix FILE    install FILE with `code-server --install-extension` and test that instead of the source tree;
 //                  runs the activation suite and every test whose full title holds `@packaged` (unless --grep)
 //   --grep PATTERN only the tests whose full title matches (mocha grep)
-//   --timeout MS   the whole run (default 300000, or EDITOR_TEST_TIMEOUT_MS)
+//   --timeout MS   the whole run (default 900000, or EDITOR_TEST_TIMEOUT_MS); each test has mocha's 60 s
 //   --keep         keep the run's temporary folder (user data, logs, workspace copy) and print where it is
 // env: UPDATE_SCREENSHOTS=1 lets `screenshot(name, { docs: true })` refresh docs/images/<name>.png.
 //      CHROMIUM_PATH (default /usr/bin/chromium).
@@ -38,6 +38,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const EVENT_MARKER = '@@serverless-gpu-editor-test@@';
 const ENV = { driverUrl: 'SERVERLESS_GPU_TEST_DRIVER_URL', grep: 'SERVERLESS_GPU_TEST_GREP', packaged: 'SERVERLESS_GPU_TEST_PACKAGED' };
 const DEFAULT_ACTION_TIMEOUT_MS = 30_000;
+const WORKBENCH_FRAME = /^\s+at .*\/static\/out\/vs\//;
 // Against a .vsix the extension runs in production mode, without the test hooks activate() returns in test
 // mode, so only the suites written for that run: activation, and whatever a test marks with `@packaged`.
 const PACKAGED_GREP = '^activation |@packaged';
@@ -46,7 +47,7 @@ const { values: opts } = parseArgs({
   options: {
     vsix: { type: 'string' },
     grep: { type: 'string' },
-    timeout: { type: 'string', default: process.env.EDITOR_TEST_TIMEOUT_MS || '300000' },
+    timeout: { type: 'string', default: process.env.EDITOR_TEST_TIMEOUT_MS || '900000' },
     keep: { type: 'boolean', default: false },
   },
 });
@@ -408,7 +409,8 @@ async function main() {
           // Not ours after all: print it as it is.
         }
       }
-      if (line.trim()) console.log(`  [editor] ${line}`);
+      // The workbench's own stack frames (minified, inside code-server) say nothing about our code: drop them.
+      if (line.trim() && !WORKBENCH_FRAME.test(line)) console.log(`  [editor] ${line}`);
     }
   });
   await page.exposeFunction('codeAutomationExit', (code) => exitWith(code));
