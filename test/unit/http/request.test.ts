@@ -232,6 +232,14 @@ describe('HTTP layer: dropped connections, timeouts, cancellation', () => {
     assert.equal(server.requests.length, 1);
   });
 
+  test('a GET that times out is not retried, and the error names the host', async () => {
+    const server = await serve([hang, json({})]);
+    const e = await rejection(transportFor(server, { timeoutMs: 200 }).send(get(server), Anything));
+    assert.ok(e instanceof TimeoutError);
+    assert.equal(e.host, new URL(server.url).host);
+    assert.equal(server.requests.length, 1);
+  });
+
   test('a per-call timeout overrides the default', async () => {
     const server = await serve([hang]);
     const e = await rejection(transportFor(server, { timeoutMs: 60_000 }).send({ ...post(server), timeoutMs: 200 }, Anything));
@@ -280,6 +288,23 @@ describe('HTTP layer: rate-limit windows', () => {
     assert.deepEqual(heard, [7]);
     assert.equal(transport.rateLimits.hour?.quota, 100);
     assert.equal(transport.rateLimits.minute?.windowSeconds, 60);
+  });
+
+  test('a 429 also updates the rate-limit state', async () => {
+    const server = await serve([problem(429, 'x', { headers: { ratelimit: 'minute;r=0;t=40' } })]);
+    const transport = transportFor(server);
+    const heard: number[] = [];
+    transport.onRateLimits((s) => heard.push(s.minute?.remaining ?? -1));
+    await rejection(transport.send(post(server), Anything));
+    assert.deepEqual(heard, [0]);
+  });
+
+  test('a Retry-After given as an HTTP date is honoured', async () => {
+    // Two seconds ahead, at whole-second precision: the wait is between 1 and 2 s.
+    const server = await serve((_req, i) => (i === 0 ? problem(503, 'x', { headers: { 'retry-after': new Date(Date.now() + 2000).toUTCString() } }) : json({ ok: 1 })));
+    await transportFor(server).send(get(server), Anything);
+    const gap = server.requests[1]!.at - server.repliedAt[0]!;
+    assert.ok(gap >= 900, `retried after ${gap} ms`);
   });
 
   test('a malformed RateLimit header does not fail the response', async () => {
@@ -339,6 +364,12 @@ describe('HTTP layer: the key goes only to the configured origins', () => {
     const other = await serve([json({})]);
     await transportFor(configured).send(get(other), Anything);
     assert.equal(other.requests[0]!.headers.authorization, undefined);
+  });
+
+  test('a redirect within the configured origin keeps the key', async () => {
+    const server = await serve((req) => (req.url === '/v2/thing' ? { status: 301, headers: { location: '/v2/moved' } } : json({ at: req.url })));
+    assert.deepEqual(await transportFor(server).send(get(server), Anything), { at: '/v2/moved' });
+    assert.equal(server.requests[1]!.headers.authorization, `Bearer ${KEY}`);
   });
 
   test('a job submission does not follow redirects', async () => {
