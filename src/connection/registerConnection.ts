@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { Settings } from '../config/settings';
 import type { Logger } from '../core/log';
+import { guardCommand } from '../errors/notify';
 import { ApiKeyStore } from './apiKeyStore';
 import { Commands } from './commandIds';
 import { Connection, type ClientFactory } from './connection';
@@ -31,15 +32,16 @@ export function registerConnection(context: vscode.ExtensionContext, settings: S
   connection = new Connection({ settings, keys, state: context.globalState, launcher, createClient, logger });
   const statusBar = new ProfileStatusBar(connection, settings);
   const c = connection;
+  const guard = <A extends unknown[], R>(fn: (...a: A) => R | Promise<R>) => guardCommand(fn, logger, () => c.secrets());
   context.subscriptions.push(
     keys,
     launcher,
     c,
     statusBar,
-    vscode.commands.registerCommand(Commands.setApiKey, () => setApiKey(c, logger)),
-    vscode.commands.registerCommand(Commands.clearApiKey, () => clearApiKey(c, logger)),
-    vscode.commands.registerCommand(Commands.switchProfile, (name?: unknown) => switchProfile(c, logger, typeof name === 'string' ? name : undefined)),
-    vscode.commands.registerCommand(Commands.useLocalEmulator, () => useLocalEmulator(c, logger)),
+    vscode.commands.registerCommand(Commands.setApiKey, guard(() => setApiKey(c, logger))),
+    vscode.commands.registerCommand(Commands.clearApiKey, guard(() => clearApiKey(c, logger))),
+    vscode.commands.registerCommand(Commands.switchProfile, guard((name?: unknown) => switchProfile(c, logger, typeof name === 'string' ? name : undefined))),
+    vscode.commands.registerCommand(Commands.useLocalEmulator, guard(() => useLocalEmulator(c, logger))),
   );
   return { connection: c, launcher, statusBar };
 }

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import { Commands } from '../connection/commandIds';
+import { guardCommand } from '../errors/notify';
 import type { Connection } from '../connection/connection';
 import type { ProfileStatusBar } from '../connection/profileStatusBar';
 import { CostChartPanel, COST_CHART_VIEW_TYPE } from '../costChart/costChartPanel';
@@ -24,18 +25,19 @@ export function registerEndpoints(context: vscode.ExtensionContext, connection: 
   const tree = new EndpointsTree(connection, added, context.globalState, logger);
   const view = tree.createView();
   const chart = new CostChartPanel(context.extensionUri, tree, logger);
+  const guard = <A extends unknown[], R>(fn: (...a: A) => R | Promise<R>) => guardCommand(fn, logger, () => connection.secrets());
   // Until the first refresh says otherwise, assume a key exists: the welcome view must not flash.
   void vscode.commands.executeCommand('setContext', NO_KEY_CONTEXT, false);
   context.subscriptions.push(
     tree,
     chart,
     tree.onDidLoad((loaded) => statusBar.setTotal(loaded ? formatUsd(loaded.model.totals.total) : undefined)),
-    vscode.commands.registerCommand(Commands.refreshEndpoints, () => tree.refresh()),
-    vscode.commands.registerCommand(Commands.addEndpoint, (id?: unknown, name?: unknown) =>
-      addEndpoint(tree, connection, added, typeof id === 'string' ? id : undefined, typeof name === 'string' ? name : undefined)),
-    vscode.commands.registerCommand(Commands.removeEndpoint, (arg?: unknown) => removeEndpoint(tree, connection, added, arg)),
-    vscode.commands.registerCommand(Commands.changeBillingWindow, (w?: unknown) => changeBillingWindow(tree, w === undefined ? undefined : parseStoredWindow(w))),
-    vscode.commands.registerCommand(Commands.showCostChart, (arg?: unknown) => chart.show(endpointIdOf(arg))),
+    vscode.commands.registerCommand(Commands.refreshEndpoints, guard(() => tree.refresh())),
+    vscode.commands.registerCommand(Commands.addEndpoint, guard((id?: unknown, name?: unknown) =>
+      addEndpoint(tree, connection, added, typeof id === 'string' ? id : undefined, typeof name === 'string' ? name : undefined))),
+    vscode.commands.registerCommand(Commands.removeEndpoint, guard((arg?: unknown) => removeEndpoint(tree, connection, added, arg))),
+    vscode.commands.registerCommand(Commands.changeBillingWindow, guard((w?: unknown) => changeBillingWindow(tree, w === undefined ? undefined : parseStoredWindow(w)))),
+    vscode.commands.registerCommand(Commands.showCostChart, guard((arg?: unknown) => chart.show(endpointIdOf(arg)))),
     vscode.window.registerWebviewPanelSerializer(COST_CHART_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => chart.restore(panel, state),
     }),

@@ -3,6 +3,8 @@
 // tree shows exactly what the emulator's billing route returns for each window preset, and every failure
 // (bad key, key without billing, 429, a schema-breaking answer, a stopped emulator) shows its tree item.
 import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import { Commands } from '../../src/connection/commandIds';
 import type { ListServerlessBillingResponse } from '../../src/core/schemas';
@@ -13,6 +15,7 @@ import { startEmulator, type RunningEmulator } from '../../src/emulator/index';
 import type { SidebarTestApi } from '../../src/extension';
 import { press, QUICK_INPUT, screenshot, typeText, waitForSelector } from './support/driver';
 import { activateExtension, eventually } from './support/extension';
+import { aBillingResponse } from '../unit/builders/billingResponse';
 import { billingConfig, fetchBilling, KEYS, PROFILE_NAME, useTestProfile, resetSidebar } from './sidebarFixtures';
 
 /** Waits until the quick input shows `title` (so keys go to the right box, not one that is closing). */
@@ -271,6 +274,31 @@ suite('sidebar: endpoints tree against the emulator', () => {
     assert.equal(item.command, Commands.refreshEndpoints);
     await refreshed(api);
     assert.equal(api.endpoints!.tree.current.kind, 'loaded');
+  });
+
+  test('an inconsistent response still loads, with the consistency warning shown in the view\'s message', async () => {
+    const response = aBillingResponse().withEndpoints(['ep-one', 'ep-two']).daily(3).build();
+    response.metadata.recordCount += 1;
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(response));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await useTestProfile(api, url, 'Inconsistent');
+      await api.connection.setApiKey(KEYS.full);
+      await eventually(() => api.endpoints!.tree.current.kind === 'loaded' || undefined, 'the tree to load');
+      await api.endpoints!.tree.whenIdle();
+      assert.deepEqual((await shownTree(api)).map((s) => s.label), ['ep-two', 'ep-one']);
+      assert.equal(api.endpoints!.view.message, `⚠ The service reports ${response.metadata.recordCount} records but sent 6.`);
+    } finally {
+      await api.connection.clearApiKey();
+      await useTestProfile(api, emulator.url);
+      await api.connection.setApiKey(KEYS.full);
+      await api.endpoints!.tree.whenIdle();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+    assert.equal(api.endpoints!.view.message, undefined);
   });
 
   test('a stopped emulator shows "Cannot reach HOST" with Retry', async () => {
