@@ -6,8 +6,10 @@
 // hover). A second figure stops at the top level, which is what the view shows after a refresh. The baseline, in the same run and against the same
 // server: a raw fetch + JSON.parse of the same response. The vscode TreeItem objects themselves are not built
 // (no editor here); their constructors only copy these strings.
+import * as esbuild from 'esbuild';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { createServiceClient } from '../../src/core/http/client';
 import { buildBillingTree } from '../../src/endpoints/billingTreeModel';
 import { windowQuery } from '../../src/endpoints/billingWindow';
@@ -18,6 +20,13 @@ import type { BenchContext } from './context';
 const KEY = 'bench-key-0123456789';
 
 export default async function treeBench(ctx: BenchContext): Promise<void> {
+  // The cost chart's webview script as the .vsix ships it (minified; Chart.js with only the bar chart's parts).
+  const chartBundle = await esbuild.build({
+    entryPoints: [join(ctx.root, 'media', 'costChart', 'main.ts')], bundle: true, minify: true, write: false,
+    platform: 'browser', format: 'iife', target: 'es2022', logLevel: 'silent',
+  });
+  ctx.report('bundle.costChart.js', chartBundle.outputFiles[0]!.contents.byteLength, 'bytes');
+
   const response = aBillingResponse().withEndpoints(50).daily(365).startingAt('2025-01-01T00:00:00Z').build();
   const body = Buffer.from(JSON.stringify(response));
   ctx.log(`tree: ${response.records.length} records, ${(body.length / 1e6).toFixed(1)} MB`);
