@@ -118,7 +118,7 @@ export function createEmulatorServer(ctx: ServerContext): Server {
         sendProblem(res, 500, 'The emulator failed on this request; this is a bug in the emulator.');
       }
       // An answer sent before the body was read (401, 403, 413...): drain the rest of the upload, so the client
-      // reads our answer instead of a reset (a 413 also says Connection: close, and node closes after it).
+      // reads our answer instead of a reset (for a 413, up to a limit: see requestBody.ts).
       if (!req.complete) req.resume();
     });
   });

@@ -28,12 +28,12 @@ function bodyOfSize(size: number): Buffer {
  * Sends a large body and reads the answer even if the server answers before reading it all and then closes:
  * a client cannot rely on more, and the status code is what must be right.
  */
-function postLarge(route: string, body: Buffer): Promise<Reply> {
+function postLarge(route: string, body: Buffer, chunked = false): Promise<Reply> {
   return new Promise((resolve, reject) => {
     let answered = false;
     const req = http.request(new URL(route, emu.url), {
       method: 'POST', agent: false,
-      headers: { authorization: `Bearer ${KEYS.full}`, 'content-type': 'application/json', 'content-length': String(body.length) },
+      headers: { authorization: `Bearer ${KEYS.full}`, 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(body.length) }) },
     }, (res) => {
       answered = true;
       const chunks: Buffer[] = [];
@@ -51,7 +51,10 @@ function postLarge(route: string, body: Buffer): Promise<Reply> {
       if (!answered || (err.code !== 'EPIPE' && err.code !== 'ECONNRESET')) reject(new Error(`connection failed before any answer: ${err.code ?? err.message}`));
     });
     req.setTimeout(120_000, () => req.destroy(new Error('no answer to the large body')));
-    req.end(body);
+    if (!chunked) return void req.end(body);
+    // No Content-Length: the server only learns the size while reading.
+    for (let i = 0; i < body.length; i += MiB) req.write(body.subarray(i, i + MiB));
+    req.end();
   });
 }
 
@@ -101,6 +104,10 @@ describe('body size', () => {
     assertProblem(await postLarge(`/v2/${ENDPOINTS.echo}/run`, bodyOfSize(24 * MiB)), 413);
     const r = await post('run', '{"input":{}}');
     assert.equal(r.status, 200, r.text);
+  });
+
+  test('a chunked body (no Content-Length) that grows past 10 MiB is 413', async () => {
+    assertProblem(await postLarge(`/v2/${ENDPOINTS.echo}/run`, bodyOfSize(12 * MiB), true), 413);
   });
 
   test('a body of exactly 10 MiB is accepted', async () => {
