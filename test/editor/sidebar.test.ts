@@ -166,6 +166,21 @@ suite('sidebar: endpoints tree against the emulator', () => {
     });
   }
 
+  test('hovering an endpoint or a bucket shows GPU, CPU, disk and fee amounts and the resolved window', async () => {
+    const tree = api.endpoints!.tree;
+    await vscode.commands.executeCommand(Commands.changeBillingWindow, { kind: 'preset', preset: 'last30Days' });
+    const endpoint = ((await tree.getChildren()) as TreeNode[])[0]!;
+    const item = tree.resolveTreeItem(await tree.getTreeItem(endpoint), endpoint);
+    const tip = String(item.tooltip);
+    const window = tree.loaded!.model.window;
+    assert.match(tip, /^sdxl-prod\nTotal \$[\d,]+\.\d{2,6}\nGPU \$[\d,.]+ · CPU \$[\d,.]+ · disk \$[\d,.]+ · fee \$[\d,.]+\n/);
+    assert.ok(tip.endsWith(`${window.startTime.slice(0, 10)} – ${window.endTime.slice(0, 10)}, daily`), tip);
+    const bucket = ((await tree.getChildren(endpoint)) as TreeNode[])[0]!;
+    const bucketTip = String(tree.resolveTreeItem(await tree.getTreeItem(bucket), bucket).tooltip);
+    assert.match(bucketTip, /^\S+ – \S+\nTotal \$[\d,.]+\nGPU /);
+    assert.equal(tree.getParent(bucket), endpoint);
+  });
+
   test('the window choice is remembered', async () => {
     await vscode.commands.executeCommand(Commands.changeBillingWindow, { kind: 'preset', preset: 'last12Weeks' });
     assert.deepEqual(api.endpoints!.tree.window, { kind: 'preset', preset: 'last12Weeks' });
