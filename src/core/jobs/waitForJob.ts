@@ -6,7 +6,7 @@ import { systemClock, type Clock } from '../http/clock';
 import { isTerminalStatus, type Job } from '../schemas';
 import type { ServiceClient } from '../service';
 import { durationKey, sharedDurationModel, type JobDurationModel } from './durationModel';
-import { nextPollDelayMs, MAX_POLL_MS, type PollState } from './pollPlan';
+import { BEAT_MS, nextPollDelayMs, MAX_POLL_MS, type PollState } from './pollPlan';
 import { rateLimitWaitMs } from '../http/rateLimit';
 
 /** SPEC 8.6: the status route keeps a dedicated endpoint's results for 30 minutes after the job ends. */
@@ -86,10 +86,11 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
   }
 
   for (let polls = 0; ; polls++) {
-    // Without a job in hand or a submission time, the first question is asked at once; a job just submitted
-    // is known to be queued, so its first question waits for the plan.
-    if (polls > 0 || initial || options.submittedAt !== undefined) {
-      const now = clock.now();
+    // Without a job in hand the first question is asked at once, unless the job was submitted just now: it
+    // is queued then, so its first question waits for the plan. (A resumed wait asks at once.)
+    const now = clock.now();
+    const justSubmitted = options.submittedAt !== undefined && now - options.submittedAt < BEAT_MS;
+    if (polls > 0 || initial || justSubmitted) {
       state.estimate = durations.estimate(key);
       const planned = failureDelay > 0 ? failureDelay : nextPollDelayMs({ ...state, now });
       // An exhausted window holds the request in the HTTP layer anyway; waiting here keeps the plan honest.

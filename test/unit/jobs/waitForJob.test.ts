@@ -67,6 +67,14 @@ describe('waitForJob reaches every terminal state', () => {
     assert.ok(planned[0]! > 800, `first poll planned after ${planned[0]} ms`);
   });
 
+  test('a resumed wait for a job submitted long ago asks at once', async () => {
+    const server = await serve([job('COMPLETED')]);
+    const planned: number[] = [];
+    await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(planned), submittedAt: Date.now() - 10 * 60_000 });
+    assert.deepEqual(planned, []);
+    assert.equal(server.requests.length, 1);
+  });
+
   test('a terminal initial job is returned without any request', async () => {
     const server = await serve([job('COMPLETED')]);
     const initial: Job = { id: 'job-1', status: 'FAILED', error: 'x' };
