@@ -146,3 +146,29 @@ suite('connection: profiles, workspace settings, local emulator', () => {
     assert.equal(await vscode.commands.executeCommand(Commands.switchProfile, PROFILE_NAME), PROFILE_NAME);
   });
 });
+
+// Runs in the packaged run too (no test hooks there): the .vsix must ship a working emulator and the chart.
+suite('connection @packaged: the local emulator shipped with the extension', () => {
+  suiteTeardown(async () => {
+    await vscode.commands.executeCommand(Commands.clearApiKey);
+    await vscode.commands.executeCommand(Commands.switchProfile, 'Default');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('Use Local Emulator starts dist/emulator.js from the installed extension, and the view lists its endpoints', async () => {
+    await activateExtension();
+    const origin = await vscode.commands.executeCommand<string | undefined>(Commands.useLocalEmulator);
+    assert.match(origin ?? '', /^http:\/\/127\.0\.0\.1:\d+$/);
+    const res = await fetch(`${origin}/v2/billing/serverless?lastN=30&bucketSize=day`, { headers: { authorization: 'Bearer demo-key-full' } });
+    assert.equal(res.status, 200);
+    const body = (await res.json()) as { records: { serverlessId: string; totalAmount: number }[] };
+    const busiest = [...new Set(body.records.filter((r) => r.totalAmount > 0).map((r) => r.serverlessId))];
+    assert.ok(busiest.length > 0, 'the demo has usage in the last 30 days');
+    await vscode.commands.executeCommand('workbench.view.extension.serverlessGpu');
+    await vscode.commands.executeCommand(Commands.changeBillingWindow, { kind: 'preset', preset: 'last30Days' });
+    for (const id of busiest) await waitForSelector(`.monaco-list-row:has-text(${JSON.stringify(id)})`);
+    await vscode.commands.executeCommand(Commands.showCostChart);
+    await waitForSelector('canvas#chart', { inWebview: true });
+    await waitForSelector('#subtitle:has-text("Last 30 days, daily")', { inWebview: true });
+  });
+});
