@@ -48,6 +48,10 @@ export async function startEmulator(config: unknown | undefined, opts: { admin?:
   proc.stderr!.setEncoding('utf8');
   proc.stderr!.on('data', (d: string) => { out += d; });
   const exited = once(proc, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  // Never leave an emulator behind, even when a test file dies before its `after` hook runs.
+  const killOnExit = (): void => { proc.kill('SIGKILL'); };
+  process.once('exit', killOnExit);
+  void exited.then(() => process.off('exit', killOnExit));
 
   const url = await new Promise<string>((resolveUrl, reject) => {
     const timer = setTimeout(() => reject(new Error(`emulator not ready after ${READY_TIMEOUT_MS} ms:\n${out}`)), READY_TIMEOUT_MS);
