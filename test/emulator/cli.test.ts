@@ -8,7 +8,7 @@ import { config } from './fixtures';
 
 describe('starting and stopping', () => {
   test('the ready line names http://127.0.0.1:PORT with a real port, and it serves there', async () => {
-    const emu = await startEmulator(config(), { admin: false });
+    const emu = await startEmulator(config(), { admin: false, extraArgs: ['--host', '127.0.0.1'] });
     try {
       const m = /^http:\/\/127\.0\.0\.1:(\d+)$/.exec(emu.url);
       assert.ok(m, `ready URL ${emu.url} is not on 127.0.0.1`);
@@ -67,6 +67,10 @@ describe('the admin routes exist only with --admin', () => {
       assert.ok(t2 - t >= 86_400_000 && t2 - t < 86_400_000 + 60_000, moved.text);
       const bad = await request(emu.url, '/__admin/clock', { method: 'POST', body: { now: '2027-02-29T00:00:00Z' } });
       assert.equal(bad.status, 400, bad.text);
+      // Billing defaults follow the moved clock: the current hour is now 2030-01-03T03:00Z.
+      const billing = await request(emu.url, '/v2/billing/serverless?lastN=1&bucketSize=hour', { key: 'k-full' });
+      assert.equal(billing.status, 200, billing.text);
+      assert.equal(new Date(billing.json.metadata.query.startTime).toISOString(), '2030-01-03T03:00:00.000Z');
     } finally {
       await emu.stop();
     }
@@ -132,6 +136,14 @@ describe('a config it cannot accept exits with code 2 and names the bad field', 
       cleanup();
     }
   });
+
+  for (const args of [['--port', 'not-a-port'], ['--port', '70000'], ['--bogus-flag']]) {
+    test(`a bad command line (${args.join(' ')}) exits with code 2`, async () => {
+      const { code, output } = await runCli(args);
+      assert.equal(code, 2, output);
+      assert.ok(output.trim().length > 0, 'no message');
+    });
+  }
 
   test('a file that does not exist', async () => {
     const { code, output } = await runCli(['--port', '0', '--config', '/nonexistent/emulator-config.json']);

@@ -166,4 +166,15 @@ describe('headers', () => {
     assertProblem(bad, 400);
     assert.deepEqual(rs(bad), [0, 1, 3]);
   });
+
+  test('the job routes carry the headers and draw on the same windows as billing', async () => {
+    await moveClock(emu.url, { now: '2026-06-22T08:00:00Z' });
+    const run = await request(emu.url, '/v2/echo/run', { key: KEYS.full, body: { input: {} } });
+    assert.equal(run.status, 200, run.text);
+    assert.deepEqual(rs(run), [1, 2, 4]);
+    const status = await request(emu.url, `/v2/echo/status/${run.json.id}`, { key: KEYS.full });
+    assert.equal(status.status, 200, status.text);
+    assert.deepEqual(rs(status), [0, 1, 3]);
+    assert.equal(windows(status, 'ratelimit-policy').length, 3);
+  });
 });
