@@ -110,16 +110,42 @@ export function createEmulatorServer(ctx: ServerContext): Server {
   return createServer((req, res) => {
     const started = Date.now();
     if (ctx.log) res.on('finish', () => ctx.log!(`${req.method} ${req.url} ${res.statusCode} ${Date.now() - started}ms`));
-    handle(ctx, req, res).catch((err: unknown) => {
+    handle(ctx, req, res).catch(async (err: unknown) => {
+      // An error found before the body was read (401, 403, 400 on the query...): read the rest of the upload
+      // first, or node closes the connection with unread bytes and the client may get a reset instead of our
+      // answer (the 413 path drains in requestBody.ts, up to its own limit).
+      if (!(err instanceof HttpProblem && err.status === 413)) await drainRequest(req);
       if (err instanceof HttpProblem) {
         sendHttpProblem(res, err);
       } else {
         ctx.log?.(`internal error on ${req.method} ${req.url}: ${(err as Error)?.stack ?? String(err)}`);
         sendProblem(res, 500, 'The emulator failed on this request; this is a bug in the emulator.');
       }
-      // An answer sent before the body was read (401, 403, 413...): drain the rest of the upload, so the client
-      // reads our answer instead of a reset (for a 413, up to a limit: see requestBody.ts).
       if (!req.complete) req.resume();
     });
+  });
+}
+
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/** Reads and discards what is left of a request body (up to a limit), resolving when it ended or the socket closed. */
+function drainRequest(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    let drained = 0;
+    const done = (): void => {
+      req.off('data', onData);
+      req.off('end', done);
+      req.off('close', done);
+      resolve();
+    };
+    const onData = (b: Buffer): void => {
+      drained += b.length;
+      if (drained > DRAIN_LIMIT_BYTES) done();
+    };
+    req.on('data', onData);
+    req.once('end', done);
+    req.once('close', done);
+    req.resume();
   });
 }
