@@ -26,6 +26,7 @@ const { values: opts } = parseArgs({
     desktop: { type: 'boolean', default: false },
   },
 });
+const DEMO_PROFILE = 'Demo emulator (npm start)';
 const DEMO = opts.workspace ? path.resolve(opts.workspace) : path.join(REPO, 'demo');
 
 const children = [];
@@ -130,8 +131,9 @@ async function main() {
         'chat.commandCenter.enabled': false,
         'git.openRepositoryInParentFolders': 'never',
         // The emulator this script started, as a connection profile of its own (user settings are where
-        // profiles may live: a workspace can never add one). Its demo key is `demo-key-full`.
-        'serverlessGpu.profiles': [{ name: 'npm start emulator', billingBaseUrl: emulatorUrl, jobsBaseUrl: emulatorUrl }],
+        // profiles may live: a workspace can never add one). SERVERLESS_GPU_DEMO_PROFILE below makes the
+        // extension switch to it and give it the emulator's demo key (src/demo/demoConnection.ts).
+        'serverlessGpu.profiles': [{ name: DEMO_PROFILE, billingBaseUrl: emulatorUrl, jobsBaseUrl: emulatorUrl }],
       },
       null,
       2,
@@ -139,7 +141,7 @@ async function main() {
   );
   const xdg = { XDG_DATA_HOME: path.join(tmp, 'xdg-data'), XDG_CONFIG_HOME: path.join(tmp, 'xdg-config'), XDG_CACHE_HOME: path.join(tmp, 'xdg-cache') };
   const baseArgs = ['--user-data-dir', userData, '--extensions-dir', path.join(tmp, 'extensions'), '--config', path.join(tmp, 'config.yaml')];
-  const env = { ...process.env, ...xdg };
+  const env = { ...process.env, ...xdg, SERVERLESS_GPU_DEMO_PROFILE: DEMO_PROFILE };
   if (opts.vsix) {
     const r = spawnSync(process.execPath, [CODE_SERVER, ...baseArgs, '--install-extension', path.resolve(opts.vsix)], { env, stdio: 'inherit' });
     if (r.status !== 0) throw new Error(`installing ${opts.vsix} failed`);
@@ -166,8 +168,9 @@ start: ready. Open this in a browser:
   ${url}
 
   The extension is ${opts.vsix ? `installed from ${path.basename(opts.vsix)}` : 'loaded from this folder (rebuild with npm run build, then reload the page)'}.
-  In the Serverless GPU sidebar choose "Try the Local Emulator", then open an *.input.json file of the demo
-  workspace and run it. The emulator started here is at ${emulatorUrl} (demo key: demo-key-full).
+  It is connected to the emulator started here, ${emulatorUrl} (profile "${DEMO_PROFILE}",
+  demo key demo-key-full; try it with curl too). Open the Serverless GPU sidebar, then an *.input.json file of
+  the demo workspace, and run it.
 
 Ctrl-C stops the editor and the emulator.`);
 }

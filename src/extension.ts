@@ -2,7 +2,8 @@
 // every feature pushes what it creates into context.subscriptions (through `activateFeature`). No network and
 // no heavy work here (DEVELOPERS.md): features fetch lazily, when a view is shown or a command runs.
 import * as vscode from 'vscode';
-import { createFeatureActivator } from './log/featureActivation';
+import { connectDemoProfile } from './demo/demoConnection';
+import { createFeatureActivator, reportActivationError } from './log/featureActivation';
 import { createExtensionLog } from './log/outputChannelLogger';
 import { registerShowLogsCommand } from './log/showLogsCommand';
 import { Settings } from './config/settings';
@@ -32,6 +33,9 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
     jobs = feature.api;
     return feature.disposables;
   });
+
+  // npm start only: open connected to the emulator it started. Not awaited: activation never waits on it.
+  void connectDemoProfile(connection, process.env, logger).catch((err) => reportActivationError('The npm start connection', err, logger));
 
   logger.info(`activated ${context.extension.id} ${String(context.extension.packageJSON.version)} in ${vscode.env.appName}`);
   // Test hooks for the real-editor suites only: never part of the API in a user's editor.

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // What a newcomer does, checked end to end (issue 6): `npm start`, open the printed URL in Chromium, open the
-// Serverless GPU sidebar, "Try the Local Emulator", open the demo's sdxl-turbo.input.json, run it, and see the
-// image in the job panel. Then Ctrl-C, and nothing may be left running. Works on a copy of demo/ so the
+// Serverless GPU sidebar (already connected to npm start's emulator), open the demo's sdxl-turbo.input.json,
+// run it, and see the image in the job panel. Then Ctrl-C, and nothing may be left running. Works on a copy of demo/ so the
 // repository's demo folder gets no outputs. Prints `N passed, N failed` last, like the editor runner.
 //
 // usage: node test/editor-host/start-smoke.mjs     (UPDATE_SCREENSHOTS=1 also refreshes docs/images/overview.png)
@@ -78,7 +78,7 @@ const startExited = new Promise((resolve) => start.once('exit', (code, signal) =
 let browser;
 let url;
 let emulatorPort;
-const workbenchWorks = await check('npm start: open the sidebar, try the emulator, run the demo input, see the image', async () => {
+const workbenchWorks = await check('npm start: open the sidebar (connected to the emulator), run the demo input, see the image', async () => {
   url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no URL from npm start after 240 s:\n${startOut}`)), 240_000);
     const onData = () => {
@@ -102,8 +102,7 @@ const workbenchWorks = await check('npm start: open the sidebar, try the emulato
   await page.goto(url);
 
   await page.locator('.activitybar [aria-label^="Serverless GPU"]').first().click();
-  await page.locator('.welcome-view-content a:has-text("Try the Local Emulator")').first().click();
-  // The Endpoints tree fills from the emulator's billing route.
+  // The Endpoints tree fills from the billing route of the emulator npm start began: no key to type.
   await page.locator('.part.sidebar .monaco-list-row:has-text("sdxl-turbo")').first().waitFor();
 
   await page.keyboard.press('Control+P');
@@ -135,6 +134,7 @@ const workbenchWorks = await check('npm start: open the sidebar, try the emulato
   }
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const shot = path.join(ARTIFACTS, 'overview.png');
+  await page.locator('.statusbar-item:has-text("Demo emulator (npm start)")').first().waitFor();
   await page.screenshot({ path: shot });
   if (process.env.UPDATE_SCREENSHOTS === '1') {
     fs.mkdirSync(path.join(REPO, 'docs/images'), { recursive: true });
@@ -148,7 +148,7 @@ if (!workbenchWorks && browser) {
 }
 await browser?.close().catch(() => {});
 
-await check('Ctrl-C stops the editor, both emulators and everything they started', async () => {
+await check('Ctrl-C stops the editor, the emulator and everything they started', async () => {
   process.kill(start.pid, 'SIGINT');
   const code = await Promise.race([startExited, new Promise((r) => setTimeout(() => r('still running after 20 s'), 20_000))]);
   if (code !== 0) throw new Error(`npm start ended with ${code}:\n${startOut.slice(-2000)}`);
