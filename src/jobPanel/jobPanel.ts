@@ -91,7 +91,8 @@ export class JobPanels implements vscode.Disposable {
     return [...this.panels.keys()];
   }
 
-  private async restore(panel: vscode.WebviewPanel, rawState: unknown): Promise<void> {
+  /** Reattaches a panel after a reload (the serializer calls this with the webview's saved state). */
+  async restore(panel: vscode.WebviewPanel, rawState: unknown): Promise<void> {
     const state = PanelState.safeParse(rawState);
     if (!state.success) {
       panel.dispose();
@@ -138,6 +139,8 @@ export class JobPanels implements vscode.Disposable {
     if (!open || !record) return;
     if (open.jobJson === undefined && isFinished(record) && record.outputsFolder) {
       open.jobJson = await readJobJson(record.outputsFolder);
+      // The panel may have been closed while the file was read: never post to a disposed webview.
+      if (this.panels.get(key) !== open) return;
     }
     const roots = this.actions.outputRoots().map((r) => r.toString());
     const job = toPanelJob(record, {

@@ -14,7 +14,7 @@ import type { ServiceClient } from '../../src/core/service';
 import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
-import { click, count, driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
+import { click, count, driverAvailable, QUICK_INPUT, quickPickItem, typeText, screenshot, textContent, waitForSelector } from './support/driver';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
 
 interface Recorded {
@@ -122,6 +122,12 @@ suite('jobs', () => {
       return r && r.finishedAt !== undefined && !api.runner.isRunning(key) ? r : undefined;
     }, `job ${key} to finish`, timeoutMs);
 
+  /** Brings a job's panel to the front (as a click in the Jobs view would) before its DOM is read. */
+  const showPanel = async (key: string): Promise<void> => {
+    api.panels.open(key);
+    await eventually(() => api.panels.isVisible(key), `the panel of ${key} to be visible`);
+  };
+
   suiteSetup(async () => {
     const ext = await activateExtension();
     const exported = ext.exports as { jobs?: JobRunnerApi } | undefined;
@@ -206,7 +212,10 @@ suite('jobs', () => {
     assert.match(done.error ?? '', /CUDA out of memory/);
     const shown = await eventually(() => api.panels.lastSent(started.key)?.status === 'FAILED' && api.panels.lastSent(started.key), 'the panel to show the failure');
     assert.match(shown.error ?? '', /CUDA out of memory/);
-    if (driverAvailable()) assert.match(await textContent('.error-text', { inWebview: true }), /CUDA out of memory/);
+    if (driverAvailable()) {
+      await showPanel(started.key);
+      assert.match(await textContent('.error-text', { inWebview: true }), /CUDA out of memory/);
+    }
   });
 
   test('an invalid JSON file gets a diagnostic at its line and column and nothing is sent', async () => {
@@ -283,6 +292,7 @@ suite('jobs', () => {
     assert.ok(shown.outputs.every((o) => !('src' in o) || o.src === undefined), 'no source for a rejected output');
     assert.ok(shown.jobJson?.includes(hostile), 'the prompt appears, as text, in the job JSON');
     if (driverAvailable()) {
+      await showPanel(started.key);
       await waitForSelector('figure.rejected', { inWebview: true });
       assert.equal(await count('#root img', { inWebview: true }), 0, 'no <img> element was created from the prompt');
       assert.equal(await count('#root script', { inWebview: true }), 0, 'no script element from the output');
@@ -302,6 +312,7 @@ suite('jobs', () => {
     const before = new Set(api.history.all().map((r) => r.key));
     if (driverAvailable()) {
       await eventually(() => api.panels.lastSent(first.key)?.status === 'COMPLETED', 'the panel');
+      await showPanel(first.key);
       await click('button:has-text("Run again with this seed")', { inWebview: true });
     } else {
       await api.actions.runWithSeed(first, 5);
@@ -360,6 +371,36 @@ suite('jobs', () => {
     const shown = await eventually(() => api.panels.lastSent(completed.key), 'the reopened panel');
     assert.ok(shown.jobJson?.includes('"jobId"'), 'the job JSON came from the saved job.json');
     assert.ok(shown.outputs.some((o) => o.kind === 'image' && o.src));
+
+    // After a reload the serializer hands back the webview's saved state; with the job gone from the history
+    // (cleared or capped) the panel is rebuilt from the job.json in its outputs folder.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await api.history.remove(completed.key);
+    const panel = vscode.window.createWebviewPanel('serverlessGpu.jobPanel', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+    await api.panels.restore(panel, { key: completed.key, job: shown });
+    const restored = await eventually(() => api.panels.lastSent(completed.key), 'the restored panel');
+    assert.equal(restored.status, 'COMPLETED');
+    assert.equal(restored.jobId, completed.jobId);
+    assert.equal(restored.outputs.filter((o) => o.kind === 'image' && o.src).length, completed.outputs.filter((o) => o.kind === 'image').length);
+    assert.ok(api.history.get(completed.key), 'the job is back in the history');
+    if (driverAvailable()) {
+      await showPanel(completed.key);
+      await waitForSelector('figure.image img', { inWebview: true });
+    }
+  });
+
+  test('"Run Job…" picks an endpoint by typing its id, then the last input used there', async function () {
+    if (!driverAvailable()) this.skip();
+    const pending = vscode.commands.executeCommand(JobCommands.runJob) as Thenable<JobRecord | undefined>;
+    await waitForSelector(QUICK_INPUT);
+    await typeText('echo');
+    await click(quickPickItem('echo'));
+    await click(quickPickItem('Last input used on this endpoint'));
+    const started = await pending;
+    assert.ok(started, 'a job was started');
+    assert.equal(started.endpointId, 'echo');
+    const done = await finished(started.key);
+    assert.equal(done.status, 'COMPLETED', done.error);
   });
 
   test('a job left running when the window closed is resumed within retention', async () => {
