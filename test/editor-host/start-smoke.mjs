@@ -132,6 +132,15 @@ const workbenchWorks = await check('npm start: open the sidebar (connected to th
     if (Date.now() > deadline) throw new Error('no image in the job panel');
     await new Promise((r) => setTimeout(r, 200));
   }
+  // For the picture: let the panel settle on its final state (the image can arrive just before the panel's
+  // last update). Not a check of the panel's wording, so it only waits, up to 10 s, and never fails.
+  const settleBy = Date.now() + 10_000;
+  while (Date.now() < settleBy) {
+    let settled = false;
+    for (const frame of page.frames()) if ((await frame.locator(':text("Completed after")').count().catch(() => 0)) > 0) settled = true;
+    if (settled) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const shot = path.join(ARTIFACTS, 'overview.png');
   await page.locator('.statusbar-item:has-text("Demo emulator (npm start)")').first().waitFor();
