@@ -1,7 +1,7 @@
 // The cost chart webview: a stacked bar chart (GPU, CPU, disk, fee) per bucket, drawn by Chart.js bundled
 // with the extension (only the bar chart's parts are registered, so the rest is tree-shaken away). Colours
 // come from VS Code's theme (--vscode-* variables); text from the host is set with textContent only.
-import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type TooltipItem } from 'chart.js';
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type Plugin, type TooltipItem } from 'chart.js';
 import { ChartState, FromWebview, ToWebview, type ChartData } from '../../src/costChart/protocol';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -19,6 +19,20 @@ const subtitleEl = document.getElementById('subtitle') as HTMLElement;
 const noticeEl = document.getElementById('notice') as HTMLElement;
 const canvas = document.getElementById('chart') as HTMLCanvasElement;
 let chart: Chart<'bar', number[], string> | undefined;
+let lastHover = '';
+
+/** Reports the hover box's text to the host each time it changes (what the user reads, exact amounts). */
+const reportHover: Plugin<'bar'> = {
+  id: 'reportHover',
+  afterTooltipDraw(_chart, args) {
+    const t = args.tooltip;
+    const message = { type: 'hover' as const, title: t.title ?? [], lines: t.body.flatMap((b) => b.lines), footer: t.footer ?? [] };
+    const key = JSON.stringify(message);
+    if (key === lastHover) return;
+    lastHover = key;
+    send(message);
+  },
+};
 
 function send(message: FromWebview): void {
   vscode.postMessage(FromWebview.parse(message));
@@ -53,11 +67,14 @@ function draw(data: ChartData): void {
   chart = new Chart(canvas, {
     type: 'bar',
     data: { labels: data.labels, datasets },
+    plugins: [reportHover],
     options: {
       responsive: true,
       maintainAspectRatio: false,
       // No animation: the first frame is the final one, so "drawn" reports what is on screen.
       animation: false,
+      // Hovering anywhere in a bucket's column shows its whole stack, not only the bar under the pointer.
+      interaction: { mode: 'index', intersect: false },
       color: fg,
       font: { family: cssVar('--vscode-font-family', 'sans-serif') },
       scales: {

@@ -14,6 +14,7 @@ import { ChartState, FromWebview, type ToWebview } from './protocol';
 export const COST_CHART_VIEW_TYPE = 'serverlessGpu.costChart';
 
 type Drawn = Extract<FromWebview, { type: 'drawn' }>;
+type Hover = Extract<FromWebview, { type: 'hover' }>;
 
 export class CostChartPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -23,6 +24,8 @@ export class CostChartPanel implements vscode.Disposable {
   /** What the page reported it drew (tests wait on it). */
   readonly onDidDraw = this.drawnEmitter.event;
   lastDrawn: Drawn | undefined;
+  /** The hover box the page showed last (tests read the exact amounts from it). */
+  lastHover: Hover | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly extensionUri: vscode.Uri, private readonly tree: EndpointsTree, private readonly logger: Logger) {
@@ -82,6 +85,9 @@ export class CostChartPanel implements vscode.Disposable {
       case 'drawn':
         this.lastDrawn = m;
         this.drawnEmitter.fire(m);
+        break;
+      case 'hover':
+        this.lastHover = m;
         break;
       case 'error':
         this.logger.warn(`Cost chart: ${m.message}`);

@@ -46,6 +46,8 @@ export const FromWebview = z.discriminatedUnion('type', [
     /** The sum of every bar's value as handed to the chart: what the user sees added up. */
     total: z.number(),
   }),
+  /** The hover box's text whenever it changes: the exact amounts the user reads (tests check them). */
+  z.strictObject({ type: z.literal('hover'), title: z.array(z.string()), lines: z.array(z.string()), footer: z.array(z.string()) }),
   z.strictObject({ type: z.literal('error'), message: z.string() }),
 ]);
 export type FromWebview = z.infer<typeof FromWebview>;

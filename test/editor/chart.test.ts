@@ -9,7 +9,7 @@ import type { ListServerlessBillingResponse } from '../../src/core/schemas';
 import { windowQuery } from '../../src/endpoints/billingWindow';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index';
 import type { SidebarTestApi } from '../../src/extension';
-import { count, screenshot, textContent, waitForSelector } from './support/driver';
+import { click, count, screenshot, textContent, waitForSelector } from './support/driver';
 import { activateExtension, eventually } from './support/extension';
 import { billingConfig, fetchBilling, KEYS, resetSidebar, useTestProfile } from './sidebarFixtures';
 
@@ -68,7 +68,23 @@ suite('chart: cost chart webview', () => {
     assert.equal(await textContent('#title', { inWebview: true }), 'All endpoints');
     assert.match(await textContent('#subtitle', { inWebview: true }), /^Last 30 days, daily, \$[\d,]+\.\d{2}$/);
     assert.equal(await count('script[nonce][src*="costChart.js"]', { inWebview: true }), 1, 'the one script is ours, with the CSP nonce');
-    await screenshot('cost-chart', { docs: true });
+  });
+
+  test('hovering a bucket\'s column shows its exact GPU, CPU, disk and fee amounts and their total', async () => {
+    const chart = api.endpoints!.chart;
+    chart.lastHover = undefined;
+    await click('canvas#chart', { inWebview: true }); // the middle of the chart: some bucket's column
+    const hover = await eventually(() => chart.lastHover, 'the hover box');
+    const m = /^(\d{4}-\d{2}-\d{2}) \(from (\S+)\)$/.exec(hover.title[0] ?? '');
+    assert.ok(m, `title ${JSON.stringify(hover.title)}`);
+    const expected = await fetchBilling(emulator.url, KEYS.full, windowQuery({ kind: 'preset', preset: 'last30Days' }));
+    const inBucket = expected.records.filter((r) => Date.parse(r.startTime) === Date.parse(m[2]!));
+    assert.ok(inBucket.length > 0);
+    const sum = (k: 'gpuAmount' | 'cpuAmount' | 'diskAmount' | 'feeAmount') => inBucket.reduce((s, r) => s + r[k], 0);
+    const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 6 });
+    assert.deepEqual(hover.lines, [`GPU: ${usd.format(sum('gpuAmount'))}`, `CPU: ${usd.format(sum('cpuAmount'))}`, `Disk: ${usd.format(sum('diskAmount'))}`, `Fee: ${usd.format(sum('feeAmount'))}`]);
+    assert.deepEqual(hover.footer, [`Total: ${usd.format(sum('gpuAmount') + sum('cpuAmount') + sum('diskAmount') + sum('feeAmount'))}`]);
+    await screenshot('cost-chart', { docs: true }); // with the hover box showing
   });
 
   test('for one endpoint (context menu argument) it draws that endpoint\'s buckets only', async () => {
