@@ -108,7 +108,9 @@ async function main() {
   if (opts.desktop) {
     const r = spawnSync('code', ['--extensionDevelopmentPath', REPO, DEMO], { stdio: 'inherit' });
     if (r.error) throw new Error('`code` (desktop VS Code) is not on PATH; run npm start without --desktop for the browser editor');
-    console.log('start: desktop VS Code opened with the extension under development. Ctrl-C stops the emulator.');
+    // Your own VS Code keeps your own settings: nothing is written into them, so connect from the sidebar.
+    console.log(`start: desktop VS Code opened with the extension under development. In its Serverless GPU sidebar
+  choose "Try the Local Emulator" (or add a profile for ${emulatorUrl}, key demo-key-full). Ctrl-C stops the emulator.`);
     return;
   }
 
