@@ -97,10 +97,20 @@ suite('chart: cost chart webview', () => {
     await eventually(async () => (await textContent('#title', { inWebview: true })) === 'whisper-archive' || undefined, 'the title to follow');
   });
 
+  test('a panel restored after a reload (the serializer\'s path) redraws the endpoint its state names', async () => {
+    const chart = api.endpoints!.chart;
+    const expected = await fetchBilling(emulator.url, KEYS.full, windowQuery({ kind: 'preset', preset: 'last30Days' }));
+    const total = totalOf(expected, 'llama-batch');
+    const panel = vscode.window.createWebviewPanel('serverlessGpu.costChart', 'Cost Chart', vscode.ViewColumn.Active);
+    const drawn = await nextDraw(async () => chart.restore(panel, { endpointId: 'llama-batch' }), (d) => Math.abs(d.total - total) < 1e-6);
+    assert.equal(drawn.bucketCount, bucketsOf(expected, 'llama-batch'));
+    await eventually(async () => (await textContent('#title', { inWebview: true })) === 'llama-batch' || undefined, 'the restored title');
+  });
+
   test('the chart follows the tree\'s billing window', async () => {
-    const expected = await fetchBilling(emulator.url, KEYS.full, windowQuery({ kind: 'preset', preset: 'last12Months' }));
-    const n = bucketsOf(expected, 'whisper-archive');
-    const total = totalOf(expected, 'whisper-archive');
+    const expected = await fetchBilling(emulator.url, KEYS.full, windowQuery({ kind: 'preset', preset: 'last12Months' })); // the restored panel shows llama-batch
+    const n = bucketsOf(expected, 'llama-batch');
+    const total = totalOf(expected, 'llama-batch');
     const drawn = await nextDraw(
       () => vscode.commands.executeCommand(Commands.changeBillingWindow, { kind: 'preset', preset: 'last12Months' }),
       (d) => d.bucketCount === n && Math.abs(d.total - total) < 1e-6,
