@@ -8,6 +8,9 @@ import { HttpProblem } from './respond';
 /** A window longer than this is refused (issue 3): it bounds the size of one response. */
 export const MAX_BUCKETS = 10_000;
 
+const MIN_INSTANT = Date.parse('0000-01-01T00:00:00Z');
+const END_OF_TIME = Date.parse('+010000-01-01T00:00:00Z');
+
 const PARAMS = ['startTime', 'endTime', 'bucketSize', 'lastN', 'serverlessId'] as const;
 type Param = (typeof PARAMS)[number];
 const fields = BillingQueryParams.shape;
@@ -73,6 +76,11 @@ export function parseBillingQuery(search: URLSearchParams, nowMs: number): Billi
     }
   }
   const window = resolveWindow({ ...q, bucketSize }, new Date(nowMs));
+  if (window.start.getTime() < MIN_INSTANT || window.end.getTime() >= END_OF_TIME) {
+    // RFC 3339 has four-digit years only: a window reaching outside 0000..9999 could not be echoed.
+    const named = q.lastN !== undefined ? 'lastN' : window.start.getTime() < MIN_INSTANT ? 'startTime' : 'endTime';
+    throw badQuery([`${named}: the resolved window must lie between 0000-01-01 and the end of 9999 (RFC 3339 years)`]);
+  }
   const n = countBuckets(window.start, window.end, bucketSize);
   if (n > MAX_BUCKETS) {
     const named = [q.startTime !== undefined ? 'startTime' : '', q.endTime !== undefined ? 'endTime' : ''].filter(Boolean).join('/') || 'startTime';
