@@ -48,9 +48,9 @@ const SWEEP_INTERVAL_MS = 10_000;
 
 function loadUsage(user: UserConfig, account: Account, nowMs: number): void {
   // Sorted by time, so the hourly series grow by appending.
-  const events = [...user.usage].sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
-  for (const e of events) {
-    account.usage.add(e.serverlessId, Date.parse(e.time), { gpu: e.gpuAmount, cpu: e.cpuAmount, disk: e.diskAmount, fee: e.feeAmount });
+  const events = user.usage.map((e) => ({ e, t: Date.parse(e.time) })).sort((a, b) => a.t - b.t);
+  for (const { e, t } of events) {
+    account.usage.add(e.serverlessId, t, { gpu: e.gpuAmount, cpu: e.cpuAmount, disk: e.diskAmount, fee: e.feeAmount });
   }
   const synthetic = user.syntheticUsage;
   if (!synthetic) return;
