@@ -186,6 +186,12 @@ suite('jobs', () => {
       assert.match(await textContent('#status-line', { inWebview: true }), /Completed/);
       assert.match(await textContent('figcaption .facts', { inWebview: true }), /320×192 · seed 42/);
       await screenshot('job-panel', { docs: true });
+      // The input file link opens the file the job was run from.
+      await vscode.commands.executeCommand('workbench.action.closeEditorsInOtherGroups');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await showPanel(started.key);
+      await click('a[data-action="open-input"]', { inWebview: true });
+      await eventually(() => vscode.window.activeTextEditor?.document.uri.toString() === uri.toString(), 'the input file to open');
     }
   });
 
@@ -279,6 +285,27 @@ suite('jobs', () => {
     assert.ok(jobCalls.every((r) => r.authorization === 'Bearer demo-key-full'), 'the key does go to the service itself');
   });
 
+  test('audio and video of public endpoints are downloaded and played from the local copy', async () => {
+    for (const [endpoint, kind, ext] of [['kokoro-tts', 'audio', '.wav'], ['wan-2-1-video', 'video', '.webm']] as const) {
+      const uri = await writeInput(`${kind}.input.json`, JSON.stringify({ prompt: `a short ${kind}` }));
+      await api.memory.rememberEndpoint(uri, endpoint);
+      const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
+      const done = await finished(started.key);
+      assert.equal(done.status, 'COMPLETED', done.error);
+      const media = done.outputs.find((o) => o.kind === kind);
+      assert.ok(media?.file?.endsWith(ext), `${kind} saved as ${ext}: ${JSON.stringify(done.outputs)}`);
+      assert.ok(fs.statSync(vscode.Uri.parse(media!.file!).fsPath).size > 0);
+      const shown = await eventually(() => api.panels.lastSent(started.key)?.status === 'COMPLETED' && api.panels.lastSent(started.key), 'the panel');
+      const part = shown.outputs.find((o) => o.kind === kind);
+      assert.ok(part && 'src' in part && part.src && !part.src.includes('/files/'), 'played from the saved file, not the service URL');
+      if (driverAvailable()) {
+        await showPanel(started.key);
+        await waitForSelector(`figure.${kind} ${kind}`, { inWebview: true });
+        await waitForSelector(`figure.${kind} button:has-text("Open externally")`, { inWebview: true });
+      }
+    }
+  });
+
   test('a hostile output (javascript: URL, HTML in the prompt) is shown as text and never run', async () => {
     const hostile = '<img src=x onerror=alert(1)><script>alert(2)</script><b>bold</b>';
     const uri = await writeInput('hostile.input.json', JSON.stringify({ prompt: hostile, image_url: 'javascript:alert(1)', video_url: 'javascript:alert(2)' }));
@@ -364,6 +391,13 @@ suite('jobs', () => {
       assert.ok(reloaded.all().every((r, i) => i === 0 || r.submittedAt <= reloaded.all()[i - 1]!.submittedAt), 'newest first');
     } finally {
       reloaded.dispose();
+    }
+    if (driverAvailable()) {
+      // The Jobs view lists them, newest first, the PNG as the thumbnail of image jobs.
+      await vscode.commands.executeCommand('serverlessGpu.jobs.focus');
+      await waitForSelector('.monaco-list-row:has-text("sdxl-turbo")');
+      assert.ok((await count('.monaco-list-row:has-text("sdxl-turbo") .custom-view-tree-node-item-icon')) >= 1, 'image jobs have a thumbnail icon');
+      await screenshot('jobs-view', { docs: true });
     }
     const completed = current.find((r) => r.status === 'COMPLETED' && r.endpointId === 'sdxl-turbo')!;
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
