@@ -380,6 +380,15 @@ suite('jobs', () => {
     }, 'schema diagnostics from the JSON language service', 45_000);
     const lines = problems.map((d) => d.range.start.line).sort();
     assert.deepEqual(lines, [2, 3], `width (line 3) and num_images (line 4), not the model's own option: ${problems.map((d) => d.message).join(' | ')}`);
+
+    // The wrapped shape is checked inside "input", and nothing else may sit beside it (SPEC 4.2).
+    const wrapped = await writeInput('wrapped.input.json', '{\n  "input": {\n    "prompt": "x",\n    "guidance": -3\n  },\n  "webhook": "https://example.com"\n}\n');
+    await openInEditor(wrapped);
+    const wrappedProblems = await eventually(() => {
+      const d = vscode.languages.getDiagnostics(wrapped).filter((x) => x.source !== 'Serverless GPU');
+      return d.length >= 2 ? d : undefined;
+    }, 'schema diagnostics of the wrapped file', 45_000);
+    assert.deepEqual(wrappedProblems.map((d) => d.range.start.line).sort(), [3, 5], wrappedProblems.map((d) => d.message).join(' | '));
   });
 
   test('the history survives: a history re-created from workspaceState holds every job, and opens its panel from disk', async () => {
