@@ -15,7 +15,10 @@ export function isRealInstant(s: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(s);
   if (!m) return false;
   const [y, mo, d, h, mi, se] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  const probe = new Date(Date.UTC(y, mo - 1, d, h, mi, se));
+  // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999, which would refuse 0050-01-01.
+  const probe = new Date(0);
+  probe.setUTCFullYear(y, mo - 1, d);
+  probe.setUTCHours(h, mi, se, 0);
   return (
     probe.getUTCFullYear() === y && probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d &&
     h < 24 && mi < 60 && se < 60 && !Number.isNaN(Date.parse(s))
@@ -51,8 +54,7 @@ export function isRealInstantQuick(s: string): boolean {
     return isRealInstant(s);
   }
   const y = c * 100 + yy;
-  // isRealInstant refuses years 0000-0099: Date.UTC reads them as 1900-1999, so its probe never matches.
-  if (y < 100 || mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return false;
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || se > 59) return false;
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
   return d <= (mo === 2 ? (leap ? 29 : 28) : mo === 4 || mo === 6 || mo === 9 || mo === 11 ? 30 : 31);
 }

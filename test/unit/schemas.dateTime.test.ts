@@ -41,3 +41,10 @@ test('DateTime still refuses impossible dates and accepts any offset', () => {
     assert.equal(DateTime.safeParse(s).success, true, s);
   }
 });
+
+test('years 0000-0099 are real years, not 1900-1999', () => {
+  assert.equal(isRealInstant('0050-01-01T00:00:00Z'), true);
+  assert.equal(isRealInstantQuick('0050-01-01T00:00:00Z'), true);
+  assert.equal(isRealInstant('0004-02-29T00:00:00Z'), true);
+  assert.equal(isRealInstant('0100-02-29T00:00:00Z'), false);
+});
