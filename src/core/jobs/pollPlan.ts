@@ -16,24 +16,29 @@
 // 3. With no estimate (the first job of an endpoint) there is nothing to predict from. For durations spread
 //    evenly over a range, a constant interval is what minimises requests for a given lag, so we stay close
 //    to fixed polling, with two differences: the first request goes one beat after the submission (the
-//    submission answer already said IN_QUEUE, so asking at once is wasted), and the beat is 0.9 s; once 8%
+//    submission answer already said IN_QUEUE, so asking at once is wasted), and the beat is 0.92 s; once 8%
 //    of the elapsed time exceeds the beat, the interval grows with it (up to 5 s), so a long job costs
-//    far fewer requests. Simulated on 3000 durations spread evenly over 0.3-12 s against fixed 1 s polling
-//    with an immediate first request: ~5% fewer requests and ~9% less median lag; over 0.3-90 s, ~30%
-//    fewer requests for more lag. The large gains come from 1. once an endpoint has history.
+//    far fewer requests. Against fixed 1 s polling with an immediate first request, on durations spread
+//    evenly over 0.3-12 s, that is a few percent fewer requests and a few percent less lag (the skipped
+//    first request pays for the shorter beat); over 0.3-90 s, ~30% fewer requests for more lag. The large
+//    gains come from 1. once an endpoint has history (test/bench/jobs.bench.ts, "warm").
 // Rate limits are respected by the caller, which stretches the interval when a window runs low, and by
 // the HTTP layer, which holds any request while a window is exhausted.
 import type { DurationEstimate } from './durationModel';
 
 export const FAST_POLL_MS = 100;
 /** The beat of polling without an estimate, and the first request's delay after a submission. */
-export const BEAT_MS = 900;
+export const BEAT_MS = 920;
 export const MAX_POLL_MS = 15_000;
 const NO_ESTIMATE_CAP_MS = 5_000;
 const NO_ESTIMATE_GROWTH = 0.08;
 const END_MARGIN_MS = 20;
-/** Below this uncertainty a probe before the predicted end is not worth a request. */
-const HEDGE_MIN_UNCERTAINTY_MS = 2 * FAST_POLL_MS;
+/**
+ * Probes before the predicted end are spaced at least this far apart, and not made at all when the window
+ * is narrower than two of them: learning of an early end 250 ms sooner is not worth a request each.
+ */
+const HEDGE_STEP_MS = 250;
+const HEDGE_MIN_UNCERTAINTY_MS = 2 * HEDGE_STEP_MS;
 
 const RUNNING_STATES: ReadonlySet<string> = new Set(['IN_PROGRESS', 'RUNNING']);
 
@@ -85,6 +90,7 @@ export function nextPollDelayMs(s: PollState): number {
   const elapsed = Math.max(0, s.now - origin);
   const prediction = predictEnd(s);
   if (!prediction) {
+    // A beat after the previous answer (never sooner: the service gets a breather whatever the round trip).
     return Math.min(NO_ESTIMATE_CAP_MS, Math.max(BEAT_MS, NO_ESTIMATE_GROWTH * elapsed));
   }
   const { endAt, uncertaintyMs } = prediction;
@@ -95,7 +101,7 @@ export function nextPollDelayMs(s: PollState): number {
     // the predicted end, so an early end is seen within uncertainty/2 and the last probe is not wasted.
     const windowOpens = endAt - uncertaintyMs;
     if (s.now < windowOpens - FAST_POLL_MS / 2) return windowOpens - s.now;
-    const step = Math.max(FAST_POLL_MS, uncertaintyMs / 2);
+    const step = Math.max(HEDGE_STEP_MS, uncertaintyMs / 2);
     const stepsBack = Math.floor((probeAfterEnd - s.now - FAST_POLL_MS / 2) / step);
     return probeAfterEnd - stepsBack * step - s.now;
   }

@@ -6,7 +6,7 @@ import { systemClock, type Clock } from '../http/clock';
 import { isTerminalStatus, type Job } from '../schemas';
 import type { ServiceClient } from '../service';
 import { durationKey, sharedDurationModel, type JobDurationModel } from './durationModel';
-import { BEAT_MS, nextPollDelayMs, MAX_POLL_MS, type PollState } from './pollPlan';
+import { nextPollDelayMs, MAX_POLL_MS, type PollState } from './pollPlan';
 import { rateLimitWaitMs } from '../http/rateLimit';
 
 /** SPEC 8.6: the status route keeps a dedicated endpoint's results for 30 minutes after the job ends. */
@@ -28,6 +28,8 @@ export interface WaitOptions {
 }
 
 const DEFAULT_MAX_CONSECUTIVE_FAILURES = 3;
+/** A submission younger than this is "just submitted" (the /run answer may take a while under load). */
+const RECENT_SUBMISSION_MS = 30_000;
 /** Below this many requests left in a rate-limit window, polls are spread over the rest of the window. */
 const LOW_QUOTA = 5;
 
@@ -86,10 +88,11 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
   }
 
   for (let polls = 0; ; polls++) {
-    // Without a job in hand the first question is asked at once, unless the job was submitted just now: it
-    // is queued then, so its first question waits for the plan. (A resumed wait asks at once.)
+    // Without a job in hand the first question is asked at once, unless the job was submitted recently: it
+    // is most likely still queued then, so its first question waits for the plan. (A resumed wait, for a job
+    // submitted before the window closed, asks at once.)
     const now = clock.now();
-    const justSubmitted = options.submittedAt !== undefined && now - options.submittedAt < BEAT_MS;
+    const justSubmitted = options.submittedAt !== undefined && now - options.submittedAt < RECENT_SUBMISSION_MS;
     if (polls > 0 || initial || justSubmitted) {
       state.estimate = durations.estimate(key);
       const planned = failureDelay > 0 ? failureDelay : nextPollDelayMs({ ...state, now });
