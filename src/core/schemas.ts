@@ -4,7 +4,9 @@
 // Reading vs writing: what we *read* from the service is lenient where the real service is known to differ
 // from the spec (extra fields are kept, more job states exist, image outputs come in two shapes). What we
 // *send* (and what the emulator accepts) is strict.
-import { z } from 'zod';
+// A namespace import, not `import { z }`: through the re-exported `z` object esbuild keeps all of zod,
+// its 60 locales included (extension.js 570 KB -> 216 KB). Every module imports zod this way.
+import * as z from 'zod';
 
 // ---------------------------------------------------------------------------------------------------------
 // Time (SPEC 2.1). Strict RFC 3339: a full date, a time, and an offset (Z or +hh:mm). `z.iso.datetime` with

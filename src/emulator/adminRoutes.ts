@@ -1,7 +1,7 @@
 // Admin routes, mounted only with --admin (issue 3 "Admin"): move the emulator clock, inject faults. They need
 // no key and use no rate-limit units: they are the test harness's controls, not part of the service.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DateTime } from '../core/schemas';
 import { isoUtc, type EmulatorClock } from './clock';
 import { formatIssue } from './config';

@@ -2,7 +2,7 @@
 // Extra fields are allowed everywhere (looseObject) so configs can carry notes or future fields; the fields
 // below must work as written. A bad file is reported with the zod path of the bad field (the CLI exits 2).
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DateTime } from '../core/schemas';
 
 export const ENDPOINT_KINDS = ['image', 'public-image', 'public-video', 'public-audio', 'echo'] as const;

@@ -2,7 +2,7 @@
 // hits the next `count` responses whose path starts with `path` (default "/v2/"). Faulted requests are not
 // processed (no job is created, no rate-limit unit used), except `delay`, which answers normally afterwards.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sendProblem } from './respond';
 
 const common = {

@@ -2,7 +2,7 @@
 // (src/jobPanel/jobPanel.ts) and by the webview script (media/jobPanel/main.ts), so neither side can send
 // what the other does not understand; each side validates what it receives (DEVELOPERS.md, webviews).
 // No `vscode` import: this module is bundled for the browser too.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One output of a job as the panel shows it. `src` is always a webview URI of a LOCAL saved file. */
 export const PanelOutput = z.discriminatedUnion('kind', [

@@ -1,7 +1,7 @@
 // One job as the extension remembers it: what was sent, where, what the service said, and where its outputs
 // were saved. Persisted in the history (workspaceState) and in the job's job.json, so it is read back with
 // zod: a record written by an older version, or a hand-edited file, must not crash the history.
-import { z } from 'zod';
+import * as z from 'zod';
 import { isTerminalStatus } from '../core/schemas';
 
 /** States of our own, beside the service's (SPEC 3): before the service answered, or after we stopped. */

@@ -1,6 +1,6 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createHttpTransport, joinUrl, type HttpRequest, type HttpTransportOptions } from '../../../src/core/http/request';
 import {
   CancelledError, ForbiddenError, NetworkError, NotFoundError, RateLimitedError, SchemaError, ServerError, TimeoutError,
