@@ -47,7 +47,9 @@ export class KeyRing {
     }
     const scheme = authorization.trim().split(/\s+/, 1)[0]!;
     if (scheme.toLowerCase() !== 'bearer') {
-      throw unauthorized(`The Authorization header uses the "${scheme}" scheme; only "Bearer <API key>" is accepted.`, false);
+      // The "scheme" is not echoed: a bare key sent without one ("Authorization: <key>") would be its first
+      // word, and an error body must never carry the key back (it ends up in logs and messages).
+      throw unauthorized('The Authorization header does not use the Bearer scheme; only "Bearer <API key>" is accepted.', false);
     }
     const m = BEARER.exec(authorization.trim());
     if (!m) throw unauthorized('The bearer token is empty or malformed.', true);

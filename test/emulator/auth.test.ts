@@ -45,8 +45,11 @@ describe('401: the request is not authenticated (SPEC 5 rule 3)', () => {
     assertUnauthorized(await call('GET', BILLING, `Bearer ${KEYS.expired}`));
   });
 
-  test('a bare token without a scheme is 401', async () => {
-    assertUnauthorized(await call('GET', BILLING, KEYS.full));
+  test('a bare token without a scheme is 401, and the answer never quotes the key back', async () => {
+    const r = await call('GET', BILLING, KEYS.full);
+    assertUnauthorized(r);
+    assert.ok(!r.text.includes(KEYS.full), `the body quotes the key: ${r.text}`);
+    assert.ok(!JSON.stringify(r.headers).includes(KEYS.full), 'a header quotes the key');
   });
 
   test('a key of another user is not confused with a valid one when it merely shares a prefix', async () => {
