@@ -195,6 +195,37 @@ function createDriver(page) {
       }
       if (submit) await input.press('Enter');
     },
+    async pickQuickPickItem({ label, title, timeoutMs = DEFAULT_ACTION_TIMEOUT_MS }) {
+      if (title) {
+        await page.locator(`.quick-input-widget:not([style*="display: none"]) .quick-input-title:has-text(${JSON.stringify(String(title))})`).first().waitFor({ state: 'visible', timeout: timeoutMs });
+      }
+      const input = page.locator(QUICK_INPUT_BOX).first();
+      await input.waitFor({ state: 'visible', timeout: timeoutMs });
+      // By keyboard, not by clicking a row: the list recycles its row elements while it filters, so a row found
+      // for one item can show another by the time it is clicked. Filter to the label, then move the list's
+      // focus until the focused row's label is exactly it, and press Enter.
+      await input.fill(String(label), { timeout: timeoutMs });
+      const rowLabel = (row) => row.locator('.label-name').first().textContent({ timeout: 1_000 }).then((t) => (t ?? '').trim(), () => '');
+      const deadline = Date.now() + timeoutMs;
+      let moves = 0;
+      for (;;) {
+        const focused = page.locator('.quick-input-widget .monaco-list-row.focused').first();
+        if ((await focused.count()) > 0 && (await rowLabel(focused)) === String(label)) break;
+        const rows = page.locator('.quick-input-widget .monaco-list-row');
+        const n = await rows.count();
+        let present = false;
+        for (let i = 0; i < n && !present; i++) present = (await rowLabel(rows.nth(i))) === String(label);
+        if (present && moves < n) {
+          await input.press('ArrowDown');
+          moves++;
+          continue;
+        }
+        if (Date.now() > deadline) throw new Error(`no quick pick item labelled ${JSON.stringify(label)} after ${timeoutMs} ms`);
+        moves = 0;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await input.press('Enter');
+    },
     async press({ key }) {
       await quickInputFocusSettled();
       await page.keyboard.press(String(key));

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { answerQuickInput, click, count, driverAvailable, press, QUICK_INPUT, quickPickItem, screenshot, textContent, typeText, waitForSelector } from './support/driver';
+import { answerQuickInput, click, count, driverAvailable, pickQuickPickItem, press, QUICK_INPUT, quickPickItem, screenshot, textContent, typeText, waitForSelector } from './support/driver';
 import { ENV } from './support/protocol';
 
 suite('driver', () => {
@@ -48,6 +48,13 @@ suite('driver', () => {
     const picked = vscode.window.showQuickPick(['first choice', 'second choice', 'third choice'], { ignoreFocusOut: true });
     await click(quickPickItem('second choice'));
     assert.equal(await picked, 'second choice');
+  });
+
+  test('picks a quick pick item by its exact label with the keyboard, even when others contain it', async () => {
+    const items = ['echo-large', 'not echo', 'echo', 'echo-small'].map((label) => ({ label, description: label === 'echo-small' ? 'echo' : '' }));
+    const picked = vscode.window.showQuickPick(items, { ignoreFocusOut: true, title: 'Driver pick', matchOnDescription: true });
+    await pickQuickPickItem('echo', { title: 'Driver pick' });
+    assert.equal((await picked)?.label, 'echo');
   });
 
   test('clicks and reads inside a webview', async () => {

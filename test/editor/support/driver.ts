@@ -14,7 +14,11 @@ import { ENV } from './protocol';
 
 /** The workbench's quick input (input boxes and quick picks). */
 export const QUICK_INPUT = '.quick-input-widget:not([style*="display: none"]) input';
-/** A row of the visible quick pick, by its label text. */
+/**
+ * A row of the visible quick pick whose text CONTAINS `label` (label, description or detail). To choose an
+ * item, `pickQuickPickItem(label)` is sturdier than clicking this: it matches the whole label, and the list
+ * recycles its row elements while it filters, so a row found for one item can show another when clicked.
+ */
 export const quickPickItem = (label: string): string => `.quick-input-widget .monaco-list-row:has-text(${JSON.stringify(label)})`;
 
 export interface FrameOptions {
@@ -82,6 +86,14 @@ export interface QuickInputAnswer {
  */
 export function answerQuickInput(text: string, options: QuickInputAnswer = {}): Promise<void> {
   return call('answerQuickInput', { text, ...options });
+}
+
+/**
+ * Chooses the quick pick item labelled exactly `label`: filters the list by the label, moves the focus to that
+ * item with the keyboard and presses Enter. `title` waits for the right step of a multi-step pick first.
+ */
+export function pickQuickPickItem(label: string, options: { title?: string; timeoutMs?: number } = {}): Promise<void> {
+  return call('pickQuickPickItem', { label, ...options });
 }
 
 /** Presses a key or chord, Playwright names: 'Enter', 'Escape', 'ArrowDown', 'Control+Shift+P'. */
