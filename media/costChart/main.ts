@@ -3,6 +3,7 @@
 // come from VS Code's theme (--vscode-* variables); text from the host is set with textContent only.
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type Plugin, type TooltipItem } from 'chart.js';
 import { ChartState, FromWebview, ToWebview, type ChartData } from '../../src/costChart/protocol';
+import { formatUsdExact } from '../../src/endpoints/usd';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
@@ -42,8 +43,6 @@ function cssVar(name: string, fallback: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim() || fallback;
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 6 });
-
 function loadState(): ChartState {
   const parsed = ChartState.safeParse(vscode.getState());
   return parsed.success ? parsed.data : {};
@@ -79,7 +78,7 @@ function draw(data: ChartData): void {
       font: { family: cssVar('--vscode-font-family', 'sans-serif') },
       scales: {
         x: { stacked: true, ticks: { color: fg }, grid: { color: grid } },
-        y: { stacked: true, ticks: { color: fg, callback: (v) => usd.format(Number(v)) }, grid: { color: grid } },
+        y: { stacked: true, ticks: { color: fg, callback: (v) => formatUsdExact(Number(v)) }, grid: { color: grid } },
       },
       plugins: {
         legend: { labels: { color: fg } },
@@ -89,10 +88,10 @@ function draw(data: ChartData): void {
               const i = items[0]?.dataIndex ?? 0;
               return `${data.labels[i] ?? ''} (from ${data.ranges[i] ?? ''})`;
             },
-            label: (item: TooltipItem<'bar'>) => `${item.dataset.label ?? ''}: ${usd.format(item.parsed.y ?? 0)}`,
+            label: (item: TooltipItem<'bar'>) => `${item.dataset.label ?? ''}: ${formatUsdExact(item.parsed.y ?? 0)}`,
             footer: (items: TooltipItem<'bar'>[]) => {
               const i = items[0]?.dataIndex ?? 0;
-              return `Total: ${usd.format((data.gpu[i] ?? 0) + (data.cpu[i] ?? 0) + (data.disk[i] ?? 0) + (data.fee[i] ?? 0))}`;
+              return `Total: ${formatUsdExact((data.gpu[i] ?? 0) + (data.cpu[i] ?? 0) + (data.disk[i] ?? 0) + (data.fee[i] ?? 0))}`;
             },
           },
         },

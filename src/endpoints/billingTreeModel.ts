@@ -3,6 +3,7 @@
 // bench times exactly this in plain Node and the tree items are thin wrappers around it.
 import { aggregateBilling } from '../core/billing/aggregate';
 import type { BillingAmounts, BucketSize, ListServerlessBillingResponse, ServerlessBillingRecord } from '../core/schemas';
+import { formatUsd, formatUsdExact } from './usd';
 
 export interface AddedEndpoint {
   id: string;
@@ -75,34 +76,6 @@ export function buildBillingTree(response: ListServerlessBillingResponse, added:
   for (const a of added) if (!billed.has(a.id)) endpoints.push(make(a.id, zero(), []));
   const q = response.metadata.query;
   return { endpoints, window: { startTime: q.startTime, endTime: q.endTime, bucketSize: q.bucketSize }, totals: toBreakdown(response.metadata.totals) };
-}
-
-// Hand-rolled rather than Intl.NumberFormat: a year of daily buckets for 50 endpoints formats ~100,000
-// amounts per refresh, and Intl's format() was 90% of the refresh time (test/bench/tree.bench.ts).
-function groupThousands(digits: string): string {
-  return digits.length <= 3 ? digits : digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-function dollars(amount: number, decimals: number, minDecimals: number): string {
-  const fixed = Math.abs(amount).toFixed(decimals);
-  const dot = fixed.indexOf('.');
-  let fraction = fixed.slice(dot + 1);
-  let end = fraction.length;
-  while (end > minDecimals && fraction.charCodeAt(end - 1) === 48) end--;
-  fraction = fraction.slice(0, end);
-  const sign = amount < 0 && Number(fixed) !== 0 ? '-' : '';
-  return `${sign}$${groupThousands(fixed.slice(0, dot))}${fraction ? `.${fraction}` : ''}`;
-}
-
-/** "$1,234.57"; a non-zero amount under a cent reads "<$0.01" rather than a misleading "$0.00". */
-export function formatUsd(amount: number): string {
-  if (amount !== 0 && Math.abs(amount) < 0.005) return amount > 0 ? '<$0.01' : '-<$0.01';
-  return dollars(amount, 2, 2);
-}
-
-/** Up to six decimals: for tooltips and the chart's hover, where the exact amount is wanted. */
-export function formatUsdExact(amount: number): string {
-  return dollars(amount, 6, 2);
 }
 
 /** "GPU $1.50 · CPU $0.10 · disk $0.05 · fee $0.20" */

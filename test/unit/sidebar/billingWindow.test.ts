@@ -2,7 +2,8 @@
 // billingTreeModel.ts): queries per preset, validation as typed, sorting and formatting.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildBillingTree, formatUsd, formatUsdExact } from '../../../src/endpoints/billingTreeModel';
+import { buildBillingTree } from '../../../src/endpoints/billingTreeModel';
+import { formatUsd, formatUsdExact } from '../../../src/endpoints/usd';
 import { describeWindow, parseStoredWindow, validateRange, validateRfc3339, windowQuery } from '../../../src/endpoints/billingWindow';
 import { aBillingResponse } from '../builders/billingResponse';
 
