@@ -41,6 +41,15 @@ export function checkBaseUrl(value: string): string | undefined {
   return `"${value}" must use https (plain http is allowed only for 127.0.0.1 / localhost)`;
 }
 
+/** The host[:port] of a base URL, for messages ("Cannot reach api.runpod.io"); the text itself if it is no URL. */
+export function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
+
 const BaseUrl = z.string().superRefine((v, ctx) => {
   const problem = checkBaseUrl(v);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });

@@ -2,6 +2,7 @@
 // Each returns a short outcome string, so a test (or another command) can tell what happened without
 // reading notifications. Notifications are never awaited: a command must not hang on an unread toast.
 import * as vscode from 'vscode';
+import { hostOf } from '../config/profileSettings';
 import { isServiceError } from '../core/http/errors';
 import type { Logger } from '../core/log';
 import { describeError } from '../errors/describeError';
@@ -11,14 +12,6 @@ import type { Connection } from './connection';
 import { EMULATOR_PROFILE_NAME } from './profiles';
 
 export type SetKeyOutcome = 'stored' | 'storedWithoutBilling' | 'storedUnchecked' | 'rejected' | 'failed' | 'cancelled';
-
-function host(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
-  }
-}
 
 /**
  * Asks for the key (password box), checks it with one one-bucket billing request (lastN 1) against the
@@ -35,7 +28,7 @@ export async function setApiKey(connection: Connection, logger: Logger): Promise
   }
   const entered = await vscode.window.showInputBox({
     title: `Set API Key (${profile.name})`,
-    prompt: `Checked with one billing request to ${host(profile.billingBaseUrl)}, then kept in the editor's secret storage only.`,
+    prompt: `Checked with one billing request to ${hostOf(profile.billingBaseUrl)}, then kept in the editor's secret storage only.`,
     password: true,
     ignoreFocusOut: true,
     placeHolder: 'API key',
@@ -45,14 +38,14 @@ export async function setApiKey(connection: Connection, logger: Logger): Promise
   if (!key) return 'cancelled';
   try {
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Checking the API key with ${host(profile.billingBaseUrl)}…` },
+      { location: vscode.ProgressLocation.Notification, title: `Checking the API key with ${hostOf(profile.billingBaseUrl)}…` },
       () => connection.clientFor(profile, key).listBilling({ lastN: 1 }),
     );
   } catch (e) {
-    const d = describeError(e, { operation: 'billing', host: host(profile.billingBaseUrl), secrets: [...connection.secrets(), key] });
+    const d = describeError(e, { operation: 'billing', host: hostOf(profile.billingBaseUrl), secrets: [...connection.secrets(), key] });
     if (isServiceError(e) && e.kind === 'unauthorized') {
-      logger.info(`Set API Key: the key was rejected by ${host(profile.billingBaseUrl)} (401); nothing stored`);
-      void showErrorNotification({ ...d, message: `The API key was rejected by ${host(profile.billingBaseUrl)} (401): nothing was stored. Check the key and try again.` });
+      logger.info(`Set API Key: the key was rejected by ${hostOf(profile.billingBaseUrl)} (401); nothing stored`);
+      void showErrorNotification({ ...d, message: `The API key was rejected by ${hostOf(profile.billingBaseUrl)} (401): nothing was stored. Check the key and try again.` });
       return 'rejected';
     }
     if (isServiceError(e) && e.kind === 'forbidden') {
@@ -103,7 +96,7 @@ export async function switchProfile(connection: Connection, logger: Logger, name
   const active = connection.profile.name;
   const items: ProfilePick[] = connection.profiles.list().map((p) => ({
     label: `${p.name === active ? '$(check) ' : ''}${p.name}`,
-    description: p.name === EMULATOR_PROFILE_NAME ? 'bundled emulator, demo data' : host(p.billingBaseUrl),
+    description: p.name === EMULATOR_PROFILE_NAME ? 'bundled emulator, demo data' : hostOf(p.billingBaseUrl),
     detail: p.name === EMULATOR_PROFILE_NAME ? undefined : `billing ${p.billingBaseUrl} · jobs ${p.jobsBaseUrl}`,
     run: () => (p.name === EMULATOR_PROFILE_NAME ? useLocalEmulator(connection, logger) : connection.switchProfile(p.name)),
   }));

@@ -3,6 +3,7 @@
 // retried by itself once its wait is over. The first request is sent when the view first asks for its
 // children, not at activation.
 import * as vscode from 'vscode';
+import { hostOf } from '../config/profileSettings';
 import type { Logger } from '../core/log';
 import type { BillingResult } from '../core/service';
 import { describeError, type ErrorDescription } from '../errors/describeError';
@@ -134,7 +135,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
       if (gen !== this.generation) return; // superseded: its abort is not an error to show
       const error = describeError(e, {
         operation: 'billing',
-        host: safeHost(this.connection.profile.billingBaseUrl),
+        host: hostOf(this.connection.profile.billingBaseUrl),
         retry: { title: 'Retry', command: Commands.refreshEndpoints },
         secrets: this.connection.secrets(),
       });
@@ -208,13 +209,5 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
 
   getParent(node: TreeNode): TreeNode | undefined {
     return node.kind === 'bucket' ? node.parent : undefined;
-  }
-}
-
-function safeHost(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return url;
   }
 }

@@ -3,7 +3,7 @@
 // with a reason, never fatal.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkBaseUrl, parseProfiles } from '../../../src/config/profileSettings';
+import { checkBaseUrl, hostOf, parseProfiles } from '../../../src/config/profileSettings';
 
 describe('profiles setting', () => {
   test('https anywhere and http only on loopback', () => {
@@ -38,5 +38,11 @@ describe('profiles setting', () => {
   test('no setting: no profiles, no problems; a non-array is one problem', () => {
     assert.deepEqual(parseProfiles(undefined), { profiles: [], problems: [] });
     assert.deepEqual(parseProfiles({}).problems, ['serverlessGpu.profiles must be an array']);
+  });
+
+  test('messages name a base URL by its host and port; text that is no URL is shown as it is', () => {
+    assert.equal(hostOf('https://api.runpod.io'), 'api.runpod.io');
+    assert.equal(hostOf('http://127.0.0.1:8080/base/'), '127.0.0.1:8080');
+    assert.equal(hostOf('not a url'), 'not a url');
   });
 });
