@@ -5,15 +5,20 @@
 // current one, SPEC 4.1). "Today" is not lastN 24 (that would reach into yesterday): it starts at today's
 // 00:00 UTC, by hour, and ends with the current hour. A custom range sends its start and end, which the
 // server snaps to the bucket size.
-import type { BillingQueryParams, BillingQueryEcho, BucketSize } from '../core/schemas';
-import { DateTime } from '../core/schemas';
+import { bucketStart } from '../core/billing/buckets';
+import * as z from 'zod';
+import type { BillingQueryParams, BillingQueryEcho } from '../core/schemas';
+import { BucketSize, DateTime } from '../core/schemas';
 
 export const PRESET_IDS = ['today', 'last7Days', 'last30Days', 'last12Weeks', 'last12Months', 'last5Years'] as const;
 export type PresetId = (typeof PRESET_IDS)[number];
 
-export type BillingWindow =
-  | { kind: 'preset'; preset: PresetId }
-  | { kind: 'custom'; startTime: string; endTime: string; bucketSize: BucketSize };
+/** A window as the picker makes it and globalState keeps it (where an older shape may linger). */
+const BillingWindowSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('preset'), preset: z.enum(PRESET_IDS) }),
+  z.object({ kind: z.literal('custom'), startTime: DateTime, endTime: DateTime, bucketSize: BucketSize }),
+]);
+export type BillingWindow = z.infer<typeof BillingWindowSchema>;
 
 export const DEFAULT_WINDOW: BillingWindow = { kind: 'preset', preset: 'last30Days' };
 
@@ -46,22 +51,14 @@ export function windowQuery(w: BillingWindow, now: Date = new Date()): BillingQu
   if (w.kind === 'custom') return { startTime: w.startTime, endTime: w.endTime, bucketSize: w.bucketSize };
   const p = PRESETS[w.preset];
   if (p.lastN !== undefined) return { lastN: p.lastN, bucketSize: p.bucketSize };
-  const midnight = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const midnight = bucketStart(now, 'day');
   return { startTime: midnight.toISOString().replace('.000Z', 'Z'), bucketSize: p.bucketSize };
 }
 
 /** Accepts a stored window only if it is still well formed (globalState may hold an older shape). */
 export function parseStoredWindow(value: unknown): BillingWindow {
-  if (typeof value !== 'object' || value === null) return DEFAULT_WINDOW;
-  const v = value as Record<string, unknown>;
-  if (v.kind === 'preset' && typeof v.preset === 'string' && (PRESET_IDS as readonly string[]).includes(v.preset)) {
-    return { kind: 'preset', preset: v.preset as PresetId };
-  }
-  if (v.kind === 'custom' && typeof v.startTime === 'string' && typeof v.endTime === 'string' && typeof v.bucketSize === 'string' &&
-      validateRfc3339(v.startTime) === undefined && validateRfc3339(v.endTime) === undefined && v.bucketSize in BUCKET_ADJECTIVE) {
-    return { kind: 'custom', startTime: v.startTime, endTime: v.endTime, bucketSize: v.bucketSize as BucketSize };
-  }
-  return DEFAULT_WINDOW;
+  const parsed = BillingWindowSchema.safeParse(value);
+  return parsed.success ? parsed.data : DEFAULT_WINDOW;
 }
 
 /** For validateInput as the user types: undefined when valid, else what is wrong. */

@@ -36,6 +36,11 @@ describe('billing windows', () => {
     assert.deepEqual(parseStoredWindow({ kind: 'preset', preset: 'nope' }), { kind: 'preset', preset: 'last30Days' });
     assert.deepEqual(parseStoredWindow({ kind: 'custom', startTime: 'x', endTime: 'y', bucketSize: 'day' }), { kind: 'preset', preset: 'last30Days' });
     assert.deepEqual(parseStoredWindow({ kind: 'preset', preset: 'last5Years' }), { kind: 'preset', preset: 'last5Years' });
+    const custom = { kind: 'custom', startTime: '2026-01-01T00:00:00Z', endTime: '2026-02-01T00:00:00+02:00', bucketSize: 'week' };
+    assert.deepEqual(parseStoredWindow(custom), custom);
+    assert.deepEqual(parseStoredWindow({ ...custom, bucketSize: 'fortnight' }), { kind: 'preset', preset: 'last30Days' });
+    assert.deepEqual(parseStoredWindow({ ...custom, endTime: '2027-02-29T00:00:00Z' }), { kind: 'preset', preset: 'last30Days' });
+    assert.deepEqual(parseStoredWindow(null), { kind: 'preset', preset: 'last30Days' });
   });
 
   test('the view description comes from the echoed query and the metadata total', () => {
