@@ -22,22 +22,23 @@ function onLoopback(url: string): boolean {
  * profile whose both hosts are loopback: the demo key is public, and must never be sent to a real service.
  */
 export async function connectDemoProfile(
-  connection: Pick<Connection, 'switchProfile' | 'profile' | 'hasKey' | 'setApiKey'>,
+  connection: Pick<Connection, 'switchProfile' | 'profile' | 'hasKey' | 'setApiKey'> & { profiles: Pick<Connection['profiles'], 'list'> },
   env: NodeJS.ProcessEnv,
   logger: Logger,
 ): Promise<'connected' | 'skipped'> {
   const name = env[DEMO_PROFILE_ENV];
   if (!name) return 'skipped';
-  await connection.switchProfile(name);
-  const profile = connection.profile;
-  if (profile.name !== name) {
-    logger.warn(`${DEMO_PROFILE_ENV}: no profile named "${name}" in the user settings; staying on "${profile.name}"`);
+  // Checked before switching, so a name that does not exist is never remembered as the active profile.
+  const profile = connection.profiles.list().find((p) => p.name === name);
+  if (!profile) {
+    logger.warn(`${DEMO_PROFILE_ENV}: no profile named "${name}" in the user settings; staying on "${connection.profile.name}"`);
     return 'skipped';
   }
   if (!onLoopback(profile.billingBaseUrl) || !onLoopback(profile.jobsBaseUrl)) {
     logger.warn(`${DEMO_PROFILE_ENV}: "${name}" is not on this machine (127.0.0.1/localhost): the demo key is not given to it`);
     return 'skipped';
   }
+  await connection.switchProfile(name);
   if (!(await connection.hasKey(profile))) await connection.setApiKey(EMULATOR_DEMO_KEY, profile);
   logger.info(`npm start: connected to the emulator at ${profile.billingBaseUrl} ("${name}")`);
   return 'connected';

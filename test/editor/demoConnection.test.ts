@@ -17,10 +17,13 @@ function standInConnection(profiles: Profile[], keys: Record<string, string> = {
   let active = profiles[0]!;
   return {
     keys,
+    profiles: { list: () => profiles },
     get profile(): Profile {
       return active;
     },
+    switched: [] as string[],
     async switchProfile(name: string) {
+      this.switched.push(name);
       active = profiles.find((p) => p.name === name) ?? profiles[0]!;
     },
     async hasKey(profile: Profile = active) {
@@ -71,6 +74,7 @@ suite('npm start demo connection', () => {
     const log = recording();
     assert.equal(await connectDemoProfile(c, { [DEMO_PROFILE_ENV]: 'No such profile' }, log), 'skipped');
     assert.equal(c.profile.name, 'Default');
+    assert.deepEqual(c.switched, [], 'an unknown name is never made the active profile');
     assert.deepEqual(c.keys, {});
     assert.match(log.warnings.join('\n'), /no profile named "No such profile"/);
   });
