@@ -318,13 +318,16 @@ async function startControlServer(getDriver) {
 function startCodeServer(args, env) {
   // Its own process group, so that stopping it also stops the extension host and file watcher it forks.
   const child = spawn(process.execPath, [CODE_SERVER, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  cleanups.push(() => {
+  const stop = () => {
     try {
       process.kill(-child.pid, 'SIGTERM');
     } catch {
       // already gone
     }
-  });
+  };
+  cleanups.push(stop);
+  // Also on any exit of this process that skips the cleanup (an uncaught error): never leave an editor running.
+  process.once('exit', stop);
   let log = '';
   const ready = new Promise((resolve, reject) => {
     const onData = (d) => {
