@@ -82,6 +82,11 @@ export class JobPanels implements vscode.Disposable {
     return this.panels.get(key)?.panel.visible ?? false;
   }
 
+  /** True once the job's webview has said `ready` (its script runs and listens). */
+  isReady(key: string): boolean {
+    return this.panels.get(key)?.channel.isReady ?? false;
+  }
+
   /** The last state sent to a job's panel (used by the real-editor tests). */
   lastSent(key: string): PanelJob | undefined {
     return this.panels.get(key)?.last;

@@ -14,7 +14,7 @@ import type { ServiceClient } from '../../src/core/service';
 import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
-import { click, count, driverAvailable, QUICK_INPUT, quickPickItem, typeText, screenshot, textContent, waitForSelector } from './support/driver';
+import { click, count, driverAvailable, press, QUICK_INPUT, quickPickItem, typeText, screenshot, textContent, waitForSelector } from './support/driver';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
 
 interface Recorded {
@@ -126,6 +126,7 @@ suite('jobs', () => {
   const showPanel = async (key: string): Promise<void> => {
     api.panels.open(key);
     await eventually(() => api.panels.isVisible(key), `the panel of ${key} to be visible`);
+    await eventually(() => api.panels.isReady(key), `the webview of ${key} to say ready`);
   };
 
   suiteSetup(async () => {
@@ -437,7 +438,9 @@ suite('jobs', () => {
     const pending = vscode.commands.executeCommand(JobCommands.runJob) as Thenable<JobRecord | undefined>;
     await waitForSelector(QUICK_INPUT);
     await typeText('echo');
-    await click(quickPickItem('echo'));
+    // The typed id is the first row whether or not it was used before: Enter takes it.
+    await waitForSelector(quickPickItem('echo'));
+    await press('Enter');
     await click(quickPickItem('Last input used on this endpoint'));
     const started = await pending;
     assert.ok(started, 'a job was started');
