@@ -2,7 +2,7 @@
 // endpoints the user added) with their totals and buckets, sorted for display. No `vscode` import, so the
 // bench times exactly this in plain Node and the tree items are thin wrappers around it.
 import { aggregateBilling } from '../core/billing/aggregate';
-import type { BillingAmounts, BucketSize, ListServerlessBillingResponse, ServerlessBillingRecord } from '../core/schemas';
+import type { AmountKey, BillingAmounts, BucketSize, ListServerlessBillingResponse, ServerlessBillingRecord } from '../core/schemas';
 import { formatUsd, formatUsdExact } from './usd';
 
 export interface AddedEndpoint {
@@ -46,7 +46,7 @@ export interface BillingTreeModel {
   readonly totals: Breakdown;
 }
 
-export function toBreakdown(a: BillingAmounts): Breakdown {
+export function toBreakdown(a: Pick<BillingAmounts, AmountKey>): Breakdown {
   return { total: a.totalAmount, gpu: a.gpuAmount, cpu: a.cpuAmount, disk: a.diskAmount, fee: a.feeAmount };
 }
 
@@ -71,7 +71,7 @@ export function buildBillingTree(response: ListServerlessBillingResponse, added:
     return node;
   };
   const endpoints = aggregate.endpoints.map((t) =>
-    make(t.serverlessId, { total: t.totalAmount, gpu: t.gpuAmount, cpu: t.cpuAmount, disk: t.diskAmount, fee: t.feeAmount }, aggregate.bucketsOf(t.serverlessId)));
+    make(t.serverlessId, toBreakdown(t), aggregate.bucketsOf(t.serverlessId)));
   const billed = new Set(aggregate.endpoints.map((t) => t.serverlessId));
   for (const a of added) if (!billed.has(a.id)) endpoints.push(make(a.id, zero(), []));
   const q = response.metadata.query;
