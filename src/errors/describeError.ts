@@ -2,7 +2,12 @@
 // and the actions that fix it. The tree, the job panel and notifications all show what this returns, so the
 // same failure reads the same everywhere (STYLE.md "Wire types"). No `vscode` import: it is plain data, and the
 // caller decides how to show it (a tree item, a panel banner, a notification's buttons).
-import { isServiceError, type ServiceErrorKind } from '../core/http/errors';
+import {
+  isServiceError,
+  type BadInputError, type BadQueryError, type CancelledError, type ForbiddenError, type NetworkError, type NotFoundError,
+  type RateLimitedError, type SchemaError, type ServerError, type ServiceErrorKind, type TimeoutError, type UnauthorizedError,
+  type ValidationError,
+} from '../core/http/errors';
 import { redact } from '../core/log';
 import { Commands } from '../connection/commandIds';
 
@@ -60,12 +65,18 @@ function withRetry(ctx: DescribeContext, ...rest: ErrorAction[]): ErrorAction[] 
   return ctx.retry ? [ctx.retry, ...rest] : rest;
 }
 
+/** Every typed error of the core, told apart by `kind` (each class narrows it to its own literal). */
+type AnyServiceError =
+  | UnauthorizedError | ForbiddenError | RateLimitedError | ValidationError | NotFoundError | ServerError
+  | NetworkError | TimeoutError | CancelledError | SchemaError | BadQueryError | BadInputError;
+
 function describeRaw(error: unknown, ctx: DescribeContext): ErrorDescription {
   if (!isServiceError(error)) {
     const text = error instanceof Error ? error.message : String(error);
     return { kind: 'unknown', message: `Something went wrong: ${text}`, actions: withRetry(ctx, SHOW_LOGS) };
   }
-  const e = error;
+  // ServiceErrorKind has one class per kind, so the kind decides which class this is.
+  const e = error as AnyServiceError;
   switch (e.kind) {
     case 'unauthorized':
       return {
@@ -74,7 +85,7 @@ function describeRaw(error: unknown, ctx: DescribeContext): ErrorDescription {
         actions: [SET_KEY],
       };
     case 'forbidden': {
-      const detail = (e as { problem?: { detail?: string } }).problem?.detail;
+      const detail = e.problem.detail;
       return {
         kind: e.kind,
         message: `${lacking(ctx)}${detail ? ` The service says: ${detail}` : ''}`,
@@ -82,8 +93,8 @@ function describeRaw(error: unknown, ctx: DescribeContext): ErrorDescription {
       };
     }
     case 'rateLimited': {
-      const ms = (e as unknown as { retryAfterMs: number }).retryAfterMs;
-      const detail = (e as { problem?: { detail?: string } }).problem?.detail;
+      const ms = e.retryAfterMs;
+      const detail = e.problem.detail;
       return {
         kind: e.kind,
         message: `Rate limited${detail ? ` (${detail.replace(/\.$/, '')})` : ''}: next try in ${seconds(ms)} s.`,
@@ -92,8 +103,8 @@ function describeRaw(error: unknown, ctx: DescribeContext): ErrorDescription {
       };
     }
     case 'validation': {
-      const errors = (e as unknown as { errors: string[] }).errors;
-      const detail = (e as { problem?: { detail?: string } }).problem?.detail;
+      const errors = e.errors;
+      const detail = e.problem.detail;
       const list = errors.length ? `: ${errors.join('; ')}` : detail ? `: ${detail}` : '.';
       return { kind: e.kind, message: `The service rejected the request (${e.status ?? 400})${list}`, actions: [SHOW_LOGS], details: errors };
     }
@@ -112,18 +123,18 @@ function describeRaw(error: unknown, ctx: DescribeContext): ErrorDescription {
     case 'server':
       return { kind: e.kind, message: `The service failed (${e.status ?? 'error'}): ${e.message}`, actions: withRetry(ctx, SHOW_LOGS) };
     case 'network': {
-      const host = (e as unknown as { host?: string }).host ?? ctx.host ?? 'the service';
+      const host = e.host || ctx.host || 'the service';
       return { kind: e.kind, message: `Cannot reach ${host}. Check the connection profile and your network.`, actions: withRetry(ctx, SHOW_LOGS) };
     }
     case 'timeout': {
-      const host = (e as unknown as { host?: string }).host ?? ctx.host ?? 'The service';
-      const ms = (e as unknown as { timeoutMs?: number }).timeoutMs;
+      const host = e.host || ctx.host || 'The service';
+      const ms = e.timeoutMs;
       return { kind: e.kind, message: `${host} did not answer${ms ? ` within ${seconds(ms)} s` : ' in time'}.`, actions: withRetry(ctx, SHOW_LOGS) };
     }
     case 'cancelled':
       return { kind: e.kind, message: 'Cancelled.', actions: [] };
     case 'schema': {
-      const { path, reason } = e as unknown as { path: string; reason: string };
+      const { path, reason } = e;
       return {
         kind: e.kind,
         message: `Unexpected response from the service${path ? ` at ${path}` : ''}: ${reason}`,
@@ -131,11 +142,11 @@ function describeRaw(error: unknown, ctx: DescribeContext): ErrorDescription {
       };
     }
     case 'badQuery': {
-      const errors = (e as unknown as { errors: string[] }).errors;
+      const errors = e.errors;
       return { kind: e.kind, message: `Invalid billing window: ${errors.join('; ')}`, actions: [{ title: 'Change Billing Window', command: Commands.changeBillingWindow }], details: errors };
     }
     case 'badInput': {
-      const { line, column } = e as unknown as { line?: number; column?: number };
+      const { line, column } = e;
       const where = line !== undefined ? ` (line ${line}${column !== undefined ? `, column ${column}` : ''})` : '';
       return { kind: e.kind, message: `${e.message}${where}`, actions: [] };
     }
