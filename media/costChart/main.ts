@@ -4,17 +4,10 @@
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type Plugin, type TooltipItem } from 'chart.js';
 import { ChartState, FromWebview, ToWebview, type ChartData } from '../../src/costChart/protocol';
 import { formatUsdExact } from '../../src/endpoints/usd';
+import { vscode } from '../../src/webview/vscodeApi';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
 const titleEl = document.getElementById('title') as HTMLElement;
 const subtitleEl = document.getElementById('subtitle') as HTMLElement;
 const noticeEl = document.getElementById('notice') as HTMLElement;
