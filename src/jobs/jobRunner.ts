@@ -36,6 +36,7 @@ export const NO_CANCEL_ROUTE_NOTE =
 
 export class JobRunner implements vscode.Disposable {
   private readonly active = new Map<string, AbortController>();
+  private disposed = false;
   private readonly actions = new Map<string, ErrorAction[]>();
   private readonly finishEmitter = new vscode.EventEmitter<JobRecord>();
   private readonly runningEmitter = new vscode.EventEmitter<number>();
@@ -57,6 +58,7 @@ export class JobRunner implements vscode.Disposable {
 
   dispose(): void {
     // The window is closing: stop following without touching the records, so the next start resumes them.
+    this.disposed = true;
     for (const controller of this.active.values()) controller.abort();
     this.active.clear();
     this.finishEmitter.dispose();
@@ -169,6 +171,7 @@ export class JobRunner implements vscode.Disposable {
         await this.completeWithOutputs(record, job, controller.signal);
       } catch (err) {
         await chain;
+        if (this.disposed) return; // the record stays "running": resumeInterrupted picks it up next time
         if (controller.signal.aborted || (err instanceof CancelledError)) {
           await this.finish(record, { status: LocalStatus.stopped, note: NO_CANCEL_ROUTE_NOTE });
         } else {
@@ -182,7 +185,7 @@ export class JobRunner implements vscode.Disposable {
         }
       } finally {
         this.active.delete(initial.key);
-        this.runningEmitter.fire(this.active.size);
+        if (!this.disposed) this.runningEmitter.fire(this.active.size);
       }
     })();
   }

@@ -13,6 +13,8 @@ import { createServiceClient } from '../../src/core/http/client';
 import type { ServiceClient } from '../../src/core/service';
 import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
+import { JobRunner } from '../../src/jobs/jobRunner';
+import { HistoryStore } from '../../src/history/historyStore';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { click, count, driverAvailable, press, QUICK_INPUT, quickPickItem, typeText, screenshot, textContent, waitForSelector } from './support/driver';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
@@ -463,6 +465,43 @@ suite('jobs', () => {
     assert.equal(done.status, 'COMPLETED', done.error);
     assert.ok(done.outputs.some((o) => o.kind === 'image' && o.file));
     assert.match(api.history.get(stale.key)?.error ?? '', /30 minutes/);
+  });
+
+  test('closing the window while a job runs leaves it resumable: a new runner on the same storage follows it to the end', async () => {
+    // A runner and history of their own on an in-memory workspaceState, so disposing them (what closing the
+    // window does) does not touch the extension's; the code is the extension's own.
+    const stored = new Map<string, unknown>();
+    const memento: vscode.Memento = {
+      keys: () => [...stored.keys()],
+      get: <T>(key: string, fallback?: T) => (stored.has(key) ? (stored.get(key) as T) : fallback) as T,
+      update: async (key: string, value: unknown) => { stored.set(key, JSON.parse(JSON.stringify(value)) as unknown); },
+    };
+    const noOutputs = { save: async () => ({ folder: workspaceFolder().uri.toString(), outputs: [] }), roots: () => [] };
+    const history1 = new HistoryStore(memento, () => 100);
+    const runner1 = new JobRunner(history1, { getClient: async () => client }, noOutputs);
+    const started = await runner1.start({ endpointId: 'flux-dev', input: { prompt: 'across a restart' }, mode: 'async' });
+    await eventually(() => history1.get(started.key)?.jobId, 'the job id');
+    runner1.dispose();
+    // The aborted wait unwinds asynchronously; give it time to (wrongly) write "stopped" if it were going to.
+    await new Promise((r) => setTimeout(r, 500));
+    history1.dispose();
+
+    const history2 = new HistoryStore(memento, () => 100);
+    const left = history2.get(started.key);
+    assert.ok(left && ['IN_QUEUE', 'IN_PROGRESS', 'SUBMITTING'].includes(left.status), `still running in storage: ${left?.status}`);
+    const runner2 = new JobRunner(history2, { getClient: async () => client }, noOutputs);
+    try {
+      assert.equal(await runner2.resumeInterrupted(), 1);
+      const done = await eventually(() => {
+        const r = history2.get(started.key);
+        return r?.finishedAt !== undefined && !runner2.isRunning(started.key) ? r : undefined;
+      }, 'the resumed job to finish');
+      assert.equal(done.status, 'COMPLETED', done.error);
+      assert.equal(done.jobId, left.jobId);
+    } finally {
+      runner2.dispose();
+      history2.dispose();
+    }
   });
 
   test('the CodeLens offers Run on <endpoint>, Run sync and Change endpoint', async () => {
