@@ -74,7 +74,7 @@ export async function clearApiKey(connection: Connection, logger: Logger): Promi
   try {
     await connection.clearApiKey(profile);
   } catch (e) {
-    void showErrorNotification(describeError(e));
+    void showErrorNotification(describeError(e, { secrets: connection.secrets() }));
     return 'failed';
   }
   logger.info(`Clear API Key: removed for "${profile.name}"`);
