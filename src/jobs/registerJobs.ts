@@ -124,7 +124,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
 /** A job that ends while its panel is hidden (or closed) gets a notification with "Open". */
 function notifyIfHidden(record: JobRecord, panels: JobPanels): void {
   if (record.status === LocalStatus.stopped || panels.isVisible(record.key)) return;
-  const status = record.status.replace(/_/g, ' ').toLowerCase();
+  const status = record.status === LocalStatus.error ? 'could not be followed' : record.status.replace(/_/g, ' ').toLowerCase();
   const text = `Job on ${record.endpointId} ${status}${record.error ? `: ${record.error.split('\n')[0]}` : ''}`;
   const show = record.status === 'COMPLETED' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
   void show(text, 'Open').then((choice) => {
