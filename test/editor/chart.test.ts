@@ -38,7 +38,15 @@ suite('chart: cost chart webview', () => {
       });
     });
     await action();
-    return eventually(() => Promise.race([drawn, new Promise<undefined>((r) => setTimeout(() => r(undefined), 500))]), 'the chart to draw', 60_000);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('timed out after 60000 ms waiting for the chart to draw')), 60_000);
+    });
+    try {
+      return await Promise.race([drawn, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   suiteSetup(async () => {
