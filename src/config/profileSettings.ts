@@ -1,6 +1,7 @@
 // Connection profiles as the `serverlessGpu.profiles` setting holds them: validated here, without `vscode`,
 // so the rules that decide where the API key may be sent are unit-tested in plain Node.
 import * as z from 'zod';
+import { isLoopbackHost } from '../core/outputs/outputs';
 
 /** A connection profile: a name and the two hosts of the spec (SPEC 4.1 `{base_url}`, 4.2 `{serverless_url}`). */
 export interface Profile {
@@ -21,11 +22,10 @@ export const DEFAULT_PROFILE: Profile = {
 /** The built-in profile of the bundled emulator (src/connection/profiles.ts gives it its URLs at run time). */
 export const EMULATOR_PROFILE_NAME = 'Local emulator';
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
 /**
- * A base URL the key may be sent to: https anywhere, plain http only to this machine (the emulator). A
- * remote http URL would put the key on the wire in clear text, so it is refused rather than "fixed".
+ * A base URL the key may be sent to: https anywhere, plain http only to this machine (the emulator), by the
+ * same loopback rule as output URLs and the npm start profile. A remote http URL would put the key on the
+ * wire in clear text, so it is refused rather than "fixed".
  */
 export function checkBaseUrl(value: string): string | undefined {
   let url: URL;
@@ -37,7 +37,7 @@ export function checkBaseUrl(value: string): string | undefined {
   if (url.username || url.password) return 'a base URL must not contain a user name or password';
   if (url.search || url.hash) return 'a base URL must not contain a query or fragment';
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && LOOPBACK.has(url.hostname)) return undefined;
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return undefined;
   return `"${value}" must use https (plain http is allowed only for 127.0.0.1 / localhost)`;
 }
 

@@ -11,6 +11,9 @@ describe('profiles setting', () => {
     assert.equal(checkBaseUrl('http://127.0.0.1:8080'), undefined);
     assert.equal(checkBaseUrl('http://localhost:3000'), undefined);
     assert.match(checkBaseUrl('http://api.example.com') ?? '', /must use https/);
+    assert.equal(checkBaseUrl('http://[::1]:8080'), undefined);
+    assert.match(checkBaseUrl('http://127.0.0.1.example.com') ?? '', /must use https/, 'a host that merely starts like loopback');
+    assert.match(checkBaseUrl('http://localhost.example.com') ?? '', /must use https/);
     assert.match(checkBaseUrl('ftp://127.0.0.1') ?? '', /must use https/);
     assert.match(checkBaseUrl('https://user:pw@api.example.com') ?? '', /user name or password/);
     assert.match(checkBaseUrl('https://api.example.com/?x=1') ?? '', /query/);
