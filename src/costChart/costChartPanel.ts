@@ -9,7 +9,7 @@ import type { EndpointsTree, LoadedBilling } from '../endpoints/endpointsTree';
 import { renderWebviewHtml, webviewOptions } from '../webview/html';
 import { WebviewChannel } from '../webview/messages';
 import { buildChartData } from './chartData';
-import { ChartState, FromWebview, type ToWebview } from './protocol';
+import { ChartState, FromWebview, ToWebview } from './protocol';
 
 export const COST_CHART_VIEW_TYPE = 'serverlessGpu.costChart';
 
@@ -58,7 +58,7 @@ export class CostChartPanel implements vscode.Disposable {
     this.panel = panel;
     panel.webview.options = webviewOptions(this.extensionUri);
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icons', 'serverless-gpu.svg');
-    this.channel = new WebviewChannel<FromWebview, ToWebview>(panel.webview, FromWebview, (m) => this.onMessage(m), this.logger);
+    this.channel = new WebviewChannel<FromWebview, ToWebview>(panel.webview, FromWebview, (m) => this.onMessage(m), this.logger, ToWebview);
     panel.webview.html = renderWebviewHtml({
       webview: panel.webview,
       extensionUri: this.extensionUri,

@@ -11,7 +11,9 @@ export interface MessageSchema<T> {
 
 /**
  * Wires a webview to a host-side handler: messages from the page are parsed with `fromWebview` (anything
- * else is logged and dropped), messages to the page are queued until a message of type 'ready' arrived.
+ * else is logged and dropped), messages to the page are queued until a message of type 'ready' arrived and,
+ * given `toWebview`, checked before they leave, so a host bug shows in our log rather than as a message the
+ * page refuses.
  */
 export class WebviewChannel<In extends { type: string }, Out extends { type: string }> implements vscode.Disposable {
   private ready = false;
@@ -22,7 +24,8 @@ export class WebviewChannel<In extends { type: string }, Out extends { type: str
     private readonly webview: vscode.Webview,
     fromWebview: MessageSchema<In>,
     onMessage: (message: In) => void | Promise<void>,
-    logger: Logger,
+    private readonly logger: Logger,
+    private readonly toWebview?: MessageSchema<Out>,
   ) {
     this.subscription = webview.onDidReceiveMessage(async (raw: unknown) => {
       const parsed = fromWebview.safeParse(raw);
@@ -55,6 +58,13 @@ export class WebviewChannel<In extends { type: string }, Out extends { type: str
 
   /** Sends now if the page is ready, otherwise after its `ready`. Only the latest message of a type is kept. */
   post(message: Out): void {
+    if (this.toWebview) {
+      const checked = this.toWebview.safeParse(message);
+      if (!checked.success) {
+        this.logger.error(`Not sent to a webview, an invalid "${message.type}" message: ${checked.error.issues[0]?.message ?? 'invalid'}`);
+        return;
+      }
+    }
     if (this.ready) {
       void this.webview.postMessage(message);
       return;
