@@ -2,9 +2,11 @@
 // a dedicated endpoint of one account means nothing on another. Kept in globalState (user data, never in a
 // workspace file).
 import type * as vscode from 'vscode';
+import * as z from 'zod';
 import type { AddedEndpoint } from './billingTreeModel';
 
 const KEY_PREFIX = 'serverlessGpu.addedEndpoints:';
+const StoredEndpoint = z.object({ id: z.string(), displayName: z.string().optional().catch(undefined) });
 
 export class AddedEndpoints {
   constructor(private readonly state: vscode.Memento) {}
@@ -12,10 +14,12 @@ export class AddedEndpoints {
   list(profileName: string): AddedEndpoint[] {
     const raw = this.state.get<unknown>(KEY_PREFIX + profileName);
     if (!Array.isArray(raw)) return [];
+    // Entry by entry: one damaged entry (an older shape, a hand-edited state) does not lose the others.
     return raw.flatMap((e): AddedEndpoint[] => {
-      if (typeof e !== 'object' || e === null || typeof (e as AddedEndpoint).id !== 'string') return [];
-      const { id, displayName } = e as AddedEndpoint;
-      return [typeof displayName === 'string' && displayName ? { id, displayName } : { id }];
+      const parsed = StoredEndpoint.safeParse(e);
+      if (!parsed.success) return [];
+      const { id, displayName } = parsed.data;
+      return [displayName ? { id, displayName } : { id }];
     });
   }
 
