@@ -357,6 +357,34 @@ function writeStubExtension(dir) {
   return dir;
 }
 
+/**
+ * After a failure: the extension's own log (its "Serverless GPU" channel, which VS Code writes to a file under
+ * the profile's logs folder) is copied to artifacts/ and its end printed, since it usually says what went wrong.
+ */
+function keepExtensionLog(userData) {
+  const found = [];
+  const walk = (dir) => {
+    for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, d.name);
+      if (d.isDirectory()) walk(p);
+      else if (d.name === 'Serverless GPU.log') found.push(p);
+    }
+  };
+  try {
+    walk(path.join(userData, 'logs'));
+  } catch {
+    return;
+  }
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  found.forEach((file, i) => {
+    const text = fs.readFileSync(file, 'utf8');
+    const keep = path.join(ARTIFACTS, `serverless-gpu${found.length > 1 ? `-${i + 1}` : ''}.log`);
+    fs.writeFileSync(keep, text);
+    const tail = text.trimEnd().split('\n').slice(-30);
+    console.log(`  the extension's log (${path.relative(REPO, keep)}), last ${tail.length} lines:\n${tail.map((l) => `    | ${l}`).join('\n')}`);
+  });
+}
+
 async function main() {
   const t0 = Date.now();
   if (!fs.existsSync(CODE_SERVER)) throw new Error(`code-server is not installed: run bash test/editor-host/setup.sh`);
@@ -475,6 +503,7 @@ async function main() {
   else if (code !== 0 && counts.failed === 0) fail(`the suite ended with exit code ${code} but reported no failing test (it did not load?)`);
   else if (code === 0 && !ended) fail('the suite exited without its end event');
   if (counts.passed === 0 && counts.failed === 0) fail('no test ran');
+  if (counts.failed > 0) keepExtensionLog(userData);
   console.log(`editor tests: ${counts.pending} pending, took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
