@@ -271,6 +271,21 @@ suite('jobs', () => {
     assert.equal(api.history.get(started.key)?.status, 'STOPPED');
   });
 
+  test('several jobs run at once, each followed to its end, and the status bar counts them', async () => {
+    const records = await Promise.all([
+      api.actions.runInput('flux-dev', { prompt: 'one', width: 64, height: 64 }, 'async'),
+      api.actions.runInput('sdxl-turbo', { prompt: 'two', width: 64, height: 64 }, 'async'),
+      api.actions.runInput('sdxl-turbo', { prompt: 'three', width: 64, height: 64 }, 'sync'),
+    ]);
+    assert.equal(new Set(records.map((r) => r.key)).size, 3);
+    if (driverAvailable()) await waitForSelector('.statusbar-item:has-text("3 jobs running")');
+    const done = await Promise.all(records.map((r) => finished(r.key)));
+    assert.deepEqual(done.map((r) => r.status), ['COMPLETED', 'COMPLETED', 'COMPLETED']);
+    assert.equal(new Set(done.map((r) => r.jobId)).size, 3, 'three distinct jobs on the service');
+    assert.ok(done.every((r) => r.outputs.some((o) => o.kind === 'image' && o.file)));
+    assert.equal(api.runner.runningCount(), 0);
+  });
+
   test('a public endpoint\'s output is downloaded without the Authorization header', async () => {
     const uri = await writeInput('public.input.json', JSON.stringify({ prompt: 'a lighthouse', width: 200, height: 100 }));
     await api.memory.rememberEndpoint(uri, 'black-forest-labs-flux-1-schnell');
