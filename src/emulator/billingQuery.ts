@@ -3,6 +3,7 @@
 // reuses the core's BillingQueryParams schema; the window arithmetic is the core's resolveWindow.
 import { countBuckets, resolveWindow, type ResolvedWindow } from '../core/billing/buckets';
 import { BillingQueryParams, BUCKET_SIZES, type BucketSize } from '../core/schemas';
+import { readQueryParams } from './queryParams';
 import { HttpProblem } from './respond';
 
 /** A window longer than this is refused (issue 3): it bounds the size of one response. */
@@ -12,7 +13,6 @@ const MIN_INSTANT = Date.parse('0000-01-01T00:00:00Z');
 const END_OF_TIME = Date.parse('+010000-01-01T00:00:00Z');
 
 const PARAMS = ['startTime', 'endTime', 'bucketSize', 'lastN', 'serverlessId'] as const;
-type Param = (typeof PARAMS)[number];
 const fields = BillingQueryParams.shape;
 
 export interface BillingQuery {
@@ -21,17 +21,7 @@ export interface BillingQuery {
 }
 
 export function parseBillingQuery(search: URLSearchParams, nowMs: number): BillingQuery {
-  const errors: string[] = [];
-  const raw: Partial<Record<Param, string>> = {};
-  for (const [name, value] of search) {
-    if (!(PARAMS as readonly string[]).includes(name)) {
-      errors.push(`${name}: unknown query parameter (allowed: ${PARAMS.join(', ')})`);
-    } else if (raw[name as Param] !== undefined) {
-      if (!errors.some((e) => e.startsWith(`${name}: given more than once`))) errors.push(`${name}: given more than once`);
-    } else {
-      raw[name as Param] = value;
-    }
-  }
+  const { values: raw, errors } = readQueryParams(search, PARAMS);
 
   const q: { startTime?: string; endTime?: string; bucketSize?: BucketSize; lastN?: number; serverlessId?: string } = {};
   for (const name of ['startTime', 'endTime'] as const) {

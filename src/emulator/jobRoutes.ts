@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RunRequest } from '../core/schemas';
 import { requireEndpoint, requireScope, type Principal } from './auth';
 import type { JobQueue } from './jobQueue';
+import { readQueryParams } from './queryParams';
 import { readBody } from './requestBody';
 import { HttpProblem, sendJson } from './respond';
 
@@ -16,25 +17,16 @@ export interface JobRouteContext {
   stopping: AbortSignal;
 }
 
-function rejectUnknownParams(search: URLSearchParams, allowed: readonly string[]): void {
-  const errors: string[] = [];
-  for (const name of new Set(search.keys())) {
-    if (!allowed.includes(name)) errors.push(`${name}: unknown query parameter${allowed.length ? ` (allowed: ${allowed.join(', ')})` : ''}`);
+/** The query of a job route: only /runsync takes one parameter, `wait` (issue 3), else a 400 naming each bad one. */
+function readWait(search: URLSearchParams, sync: boolean): number {
+  const { values, errors } = readQueryParams(search, sync ? ['wait'] : []);
+  const v = values.wait;
+  const n = v !== undefined && /^\d+$/.test(v) ? Number(v) : Number.NaN;
+  if (v !== undefined && !(n >= MIN_RUNSYNC_WAIT_MS && n <= MAX_RUNSYNC_WAIT_MS)) {
+    errors.push(`wait: must be an integer number of milliseconds from ${MIN_RUNSYNC_WAIT_MS} to ${MAX_RUNSYNC_WAIT_MS} (got "${v}")`);
   }
-  if (errors.length) throw new HttpProblem(400, 'The request has unknown query parameters.', errors);
-}
-
-function parseWait(search: URLSearchParams): number {
-  const all = search.getAll('wait');
-  if (all.length === 0) return DEFAULT_RUNSYNC_WAIT_MS;
-  const v = all[0]!;
-  const n = /^\d+$/.test(v) ? Number(v) : Number.NaN;
-  if (all.length > 1 || !(n >= MIN_RUNSYNC_WAIT_MS && n <= MAX_RUNSYNC_WAIT_MS)) {
-    throw new HttpProblem(400, 'The wait parameter is invalid.', [
-      all.length > 1 ? 'wait: given more than once' : `wait: must be an integer number of milliseconds from ${MIN_RUNSYNC_WAIT_MS} to ${MAX_RUNSYNC_WAIT_MS} (got "${v}")`,
-    ]);
-  }
-  return n;
+  if (errors.length) throw new HttpProblem(400, `The query string is invalid: ${errors.join('; ')}.`, errors);
+  return v === undefined ? DEFAULT_RUNSYNC_WAIT_MS : n;
 }
 
 /** The body of /run and /runsync: exactly {"input": {...}} (SPEC 4.2), errors in JSON-path words. */
@@ -70,8 +62,7 @@ export async function handleSubmit(
 ): Promise<void> {
   requireScope(p, 'jobs:run');
   const endpoint = requireEndpoint(p, endpointId);
-  rejectUnknownParams(search, sync ? ['wait'] : []);
-  const waitMs = sync ? parseWait(search) : 0;
+  const waitMs = readWait(search, sync);
   const input = parseRunBody(await readBody(req));
   const job = ctx.jobs.submit(p.account, endpoint, input, sync);
   if (!sync) {
@@ -93,7 +84,8 @@ export function handleStatus(
 ): void {
   requireScope(p, 'jobs:read');
   requireEndpoint(p, endpointId);
-  if (search.size) rejectUnknownParams(search, []);
+  const { errors } = readQueryParams(search, []);
+  if (errors.length) throw new HttpProblem(400, `The query string is invalid: ${errors.join('; ')}.`, errors);
   const job = ctx.jobs.find(p.account, endpointId, jobId);
   if (!job) {
     throw new HttpProblem(404, `No job "${jobId}" on endpoint "${endpointId}": it never existed here, or it finished more than the retention period ago and its result was deleted.`);

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { client, moveClock, request, startEmulator, type Emulator } from './harness';
-import { assertProblem } from './assertions';
+import { assertBadParams, assertProblem } from './assertions';
 import { config, ENDPOINTS, KEYS } from './fixtures';
 
 let emu: Emulator;
@@ -140,6 +140,14 @@ describe('/runsync', () => {
       assert.ok(p.errors?.some((e) => e.includes('wait')) || p.detail.includes('wait'), JSON.stringify(p));
     });
   }
+
+  test('each bad query parameter of a job route is named in one 400: unknown ones, a repeated wait, wait on /run', async () => {
+    assertBadParams(await api.post(`/v2/${ENDPOINTS.echo}/runsync?wait=5000&wait=6000`, { input: {} }), 'wait');
+    assertBadParams(await api.post(`/v2/${ENDPOINTS.echo}/runsync?colour=blue&wait=1`, { input: {} }), 'colour', 'wait');
+    assertBadParams(await api.post(`/v2/${ENDPOINTS.echo}/run?wait=5000`, { input: {} }), 'wait');
+    const id = await submit(ENDPOINTS.echo, { q: 1 });
+    assertBadParams(await api.get(`/v2/${ENDPOINTS.echo}/status/${encodeURIComponent(id)}?verbose=1`), 'verbose');
+  });
 
   test('?wait=1000 and ?wait=300000 are accepted', async () => {
     for (const wait of ['1000', '300000']) {
