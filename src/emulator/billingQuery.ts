@@ -1,7 +1,7 @@
 // Validation and resolution of the billing route's query string (SPEC 4.1, issue 3 "Billing"). Each bad
 // parameter gets its own line in `errors`, named first, so a client can point at the field. The field syntax
 // reuses the core's BillingQueryParams schema; the window arithmetic is the core's resolveWindow.
-import { countBuckets, resolveWindow, type ResolvedWindow } from '../core/billing/buckets';
+import { countBuckets, DEFAULT_BUCKET_SIZE, DEFAULT_WINDOW_DAYS, resolveWindow, type ResolvedWindow } from '../core/billing/buckets';
 import { BillingQueryParams, BUCKET_SIZES, type BucketSize } from '../core/schemas';
 import { readQueryParams } from './queryParams';
 import { HttpProblem } from './respond';
@@ -53,13 +53,13 @@ export function parseBillingQuery(search: URLSearchParams, nowMs: number): Billi
   if (q.lastN !== undefined && q.lastN > MAX_BUCKETS) {
     throw badQuery([`lastN: ${q.lastN} buckets is more than the ${MAX_BUCKETS} one response may hold`]);
   }
-  const bucketSize = q.bucketSize ?? 'day';
+  const bucketSize = q.bucketSize ?? DEFAULT_BUCKET_SIZE;
   if (q.lastN === undefined) {
     // Compare the instants as given (or defaulted): snapping never turns an empty window into a non-empty one.
-    const start = q.startTime !== undefined ? Date.parse(q.startTime) : nowMs - 30 * 86_400_000;
+    const start = q.startTime !== undefined ? Date.parse(q.startTime) : nowMs - DEFAULT_WINDOW_DAYS * 86_400_000;
     const end = q.endTime !== undefined ? Date.parse(q.endTime) : nowMs;
     if (start >= end) {
-      const s = q.startTime !== undefined ? 'startTime' : 'startTime (default: 30 days before now)';
+      const s = q.startTime !== undefined ? 'startTime' : `startTime (default: ${DEFAULT_WINDOW_DAYS} days before now)`;
       const e = q.endTime !== undefined ? 'endTime' : 'endTime (default: now)';
       const named = q.startTime !== undefined ? 'startTime' : 'endTime';
       throw badQuery([`${named}: ${s} must be before ${e}`]);
