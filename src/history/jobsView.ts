@@ -20,7 +20,9 @@ export class JobItem extends vscode.TreeItem {
     this.id = record.key;
     const status = record.status.replace(/_/g, ' ').toLowerCase();
     const duration = formatDuration(durationMs(record));
-    this.description = `${status} · ${running ? `${duration} so far` : duration} · ${formatWhen(record.submittedAt)}`;
+    // A job the service has finished but whose outputs are still being written is not "so far" any more.
+    const progress = running ? (isFinished(record) ? 'saving outputs…' : `${duration} so far`) : duration;
+    this.description = `${status} · ${progress} · ${formatWhen(record.submittedAt)}`;
     this.contextValue = running ? 'serverlessGpu.job.running' : 'serverlessGpu.job';
     const tip = new vscode.MarkdownString(undefined, true);
     tip.isTrusted = false;
