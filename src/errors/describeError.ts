@@ -147,8 +147,10 @@ function describeRaw(error: unknown, ctx: DescribeContext): ErrorDescription {
     }
     case 'badInput': {
       const { line, column } = e;
-      const where = line !== undefined ? ` (line ${line}${column !== undefined ? `, column ${column}` : ''})` : '';
-      return { kind: e.kind, message: `${e.message}${where}`, actions: [] };
+      // A JSON syntax error already says where in its text (parseInputFile); the others carry it beside.
+      const said = line !== undefined && e.message.includes(`(line ${line}`);
+      const where = line !== undefined && !said ? ` (line ${line}${column !== undefined ? `, column ${column}` : ''})` : '';
+      return { kind: e.kind, message: `${e.message.replace(/\.$/, '')}${where}.`, actions: [] };
     }
   }
 }

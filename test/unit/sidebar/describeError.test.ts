@@ -6,11 +6,25 @@ import { Commands } from '../../../src/connection/commandIds';
 import {
   BadQueryError, ForbiddenError, NetworkError, NotFoundError, RateLimitedError, SchemaError, ServerError, TimeoutError, UnauthorizedError, ValidationError,
 } from '../../../src/core/http/errors';
+import { parseInputFile } from '../../../src/core/input/inputFile';
 import { describeError } from '../../../src/errors/describeError';
 
 const retry = { title: 'Retry', command: Commands.refreshEndpoints };
 
 describe('describeError', () => {
+  test('a bad input file names its position once, at the end of the sentence', () => {
+    const describeFile = (text: string): string => {
+      try {
+        parseInputFile(text);
+      } catch (e) {
+        return describeError(e).message;
+      }
+      return assert.fail('the file was accepted');
+    };
+    assert.equal(describeFile('{\n  "a": 1,\n  "b": \n}'), 'The input file is not valid JSON: unexpected "}" where a value was expected (line 4, column 1).');
+    assert.equal(describeFile('{"input": 1}'), '"input" must be a JSON object, not a number (line 1, column 11).');
+  });
+
   test('401: the key was rejected, with Set API Key', () => {
     const d = describeError(new UnauthorizedError({ detail: 'expired' }));
     assert.match(d.message, /rejected \(401\)/);
