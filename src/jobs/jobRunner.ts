@@ -205,6 +205,9 @@ export class JobRunner implements vscode.Disposable {
 
   private async finish(record: JobRecord, patch: Partial<JobRecord>): Promise<void> {
     const done: JobRecord = { ...record, ...patch, finishedAt: record.finishedAt ?? Date.now() };
+    // No longer running *before* the final record is published: the panel and the Jobs view render on that
+    // change, and would otherwise show a finished job with "Stop waiting" until something else redraws them.
+    if (this.active.delete(record.key) && !this.disposed) this.runningEmitter.fire(this.active.size);
     await this.history.upsert(done);
     this.finishEmitter.fire(done);
   }
