@@ -15,6 +15,8 @@ const vscode = acquireVsCodeApi();
 const root = document.getElementById('root') ?? document.body.appendChild(document.createElement('main'));
 let current: PanelJob | undefined;
 let ticker: ReturnType<typeof setInterval> | undefined;
+/** blob: URLs of the outputs the host sent as bytes, by their `src`: made once, reused by every render. */
+let blobUrls = new Map<string, string>();
 
 function send(message: WebviewMessage): void {
   vscode.postMessage(message);
@@ -82,10 +84,46 @@ function statusLine(job: PanelJob, now: number): string {
   return words;
 }
 
+/** The job without file bytes: the state is kept as JSON, and the host sends the bytes again after a reload. */
+function withoutBytes(job: PanelJob): PanelJob {
+  return { ...job, outputs: job.outputs.map((o) => ('bytes' in o && o.bytes ? { ...o, bytes: undefined } : o)) };
+}
+
+type SavedMedia = Extract<PanelOutput, { kind: 'image' | 'video' | 'audio' }>;
+
+const MIME_BY_EXTENSION: Record<string, string> = {
+  png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif',
+  mp4: 'video/mp4', webm: 'video/webm', wav: 'audio/wav', mp3: 'audio/mpeg', ogg: 'audio/ogg', flac: 'audio/flac',
+};
+
+/** The type a blob is played as (by the saved file's extension); '' lets the browser sniff it. */
+function mimeOf(o: SavedMedia): string {
+  const ext = /\.([a-z0-9]+)$/i.exec(o.fileName ?? '')?.[1]?.toLowerCase() ?? '';
+  const type = MIME_BY_EXTENSION[ext] ?? '';
+  return o.kind === 'audio' && ext === 'webm' ? 'audio/webm' : type;
+}
+
+/**
+ * Where a saved output is played from: a blob: URL of the bytes the host sent, so that no request of this
+ * page goes through code-server's shared webview service worker once the page has loaded (PanelOutput's
+ * bytes say why). Only a file the host could not send (too big) is loaded from `src`; a render from the saved
+ * state, before the host has answered `ready`, shows none yet.
+ */
+function mediaSource(o: SavedMedia, fromHost: boolean, used: Map<string, string>): string | undefined {
+  if (!isLocalResource(o.src)) return undefined;
+  let url = blobUrls.get(o.src);
+  if (!url && o.bytes) url = URL.createObjectURL(new Blob([o.bytes], { type: mimeOf(o) }));
+  if (url) {
+    used.set(o.src, url);
+    return url;
+  }
+  return fromHost ? o.src : undefined;
+}
+
 // --- rendering -----------------------------------------------------------------------------------------
-function render(job: PanelJob): void {
+function render(job: PanelJob, fromHost: boolean): void {
   current = job;
-  vscode.setState({ key: job.key, job } satisfies PanelState);
+  vscode.setState({ key: job.key, job: withoutBytes(job) } satisfies PanelState);
   root.replaceChildren();
 
   const header = el('header');
@@ -150,7 +188,11 @@ function render(job: PanelJob): void {
   if (job.note) status.append(el('p', 'note', job.note));
   root.append(status);
 
-  if (job.outputs.length) root.append(renderOutputs(job.outputs));
+  const used = new Map<string, string>();
+  if (job.outputs.length) root.append(renderOutputs(job.outputs, fromHost, used));
+  // blob: URLs of outputs no longer shown are released.
+  for (const [src, url] of blobUrls) if (!used.has(src)) URL.revokeObjectURL(url);
+  blobUrls = used;
 
   if (job.jobJson) {
     const details = el('details', 'job-json');
@@ -160,7 +202,7 @@ function render(job: PanelJob): void {
   startTicker(job);
 }
 
-function renderOutputs(outputs: PanelOutput[]): HTMLElement {
+function renderOutputs(outputs: PanelOutput[], fromHost: boolean, used: Map<string, string>): HTMLElement {
   const section = el('section', 'outputs');
   section.append(el('h2', undefined, 'Outputs'));
   const gallery = el('div', 'gallery');
@@ -168,17 +210,20 @@ function renderOutputs(outputs: PanelOutput[]): HTMLElement {
     switch (o.kind) {
       case 'image': {
         const fig = el('figure', 'image');
-        if (isLocalResource(o.src)) {
+        const source = mediaSource(o, fromHost, used);
+        if (source) {
           const open = el('button', 'image-open');
           open.type = 'button';
           open.title = 'Open in the image preview';
           const img = el('img');
-          img.setAttribute('src', o.src);
+          img.setAttribute('src', source);
           img.alt = `Output image ${o.index + 1}${o.seed !== undefined ? `, seed ${o.seed}` : ''}`;
           img.dataset['index'] = String(o.index);
           open.append(img);
           open.addEventListener('click', () => send({ type: 'openOutput', index: o.index }));
           fig.append(open);
+        } else if (isLocalResource(o.src)) {
+          fig.append(el('p', 'note', 'Loading image…'));
         } else {
           fig.append(el('p', 'note', 'The image was not saved, so it is not shown.'));
         }
@@ -202,11 +247,12 @@ function renderOutputs(outputs: PanelOutput[]): HTMLElement {
       case 'video':
       case 'audio': {
         const box = el('figure', `media ${o.kind}`);
-        if (isLocalResource(o.src)) {
+        const source = mediaSource(o, fromHost, used);
+        if (source) {
           const player = el(o.kind);
           player.controls = true;
           player.preload = 'metadata';
-          player.setAttribute('src', o.src);
+          player.setAttribute('src', source);
           box.append(player);
           const bar = el('div', 'image-actions');
           bar.append(
@@ -214,6 +260,8 @@ function renderOutputs(outputs: PanelOutput[]): HTMLElement {
             button('Save as…', () => send({ type: 'saveAs', index: o.index }), { secondary: true }),
           );
           box.append(el('figcaption', undefined, o.fileName ?? o.kind), bar);
+        } else if (isLocalResource(o.src)) {
+          box.append(el('p', 'note', `Loading ${o.kind}…`));
         } else {
           box.append(el('p', 'note', o.note ?? `The ${o.kind} was not saved.`));
         }
@@ -253,11 +301,11 @@ function startTicker(job: PanelJob): void {
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = HostMessage.safeParse(event.data);
   if (!parsed.success) return; // not ours, or malformed: ignored, never rendered
-  if (parsed.data.type === 'job') render(parsed.data.job);
+  if (parsed.data.type === 'job') render(parsed.data.job, true);
 });
 
 // Show what we had before hiding or reloading at once, then ask the host for the current state.
 const saved = PanelState.safeParse(vscode.getState());
-if (saved.success && saved.data.job) render(saved.data.job);
+if (saved.success && saved.data.job) render(saved.data.job, false);
 else root.append(el('p', 'note', 'Loading job…'));
 send({ type: 'ready' });

@@ -28,7 +28,12 @@ interface OpenPanel {
   key: string;
   jobJson?: unknown;
   last?: PanelJob;
+  /** Bytes of the saved media files sent to the page, by file URI (a file too big or unreadable is not here). */
+  fileBytes: Map<string, Uint8Array<ArrayBuffer>>;
 }
+
+/** Larger files are left to `src` (through the service worker) rather than copied into a message. */
+const MAX_FILE_BYTES_IN_MESSAGE = 16 * 1024 * 1024;
 
 export class JobPanels implements vscode.Disposable {
   private readonly panels = new Map<string, OpenPanel>();
@@ -121,6 +126,7 @@ export class JobPanels implements vscode.Disposable {
     const open: OpenPanel = {
       panel,
       key,
+      fileBytes: new Map(),
       channel: new WebviewChannel<WebviewMessage, HostMessage>(panel.webview, WebviewMessage, (m) => this.onMessage(key, m), this.logger),
     };
     this.panels.set(key, open);
@@ -130,6 +136,9 @@ export class JobPanels implements vscode.Disposable {
       title: 'Job',
       script: ['dist', 'webview', 'jobPanel.js'],
       styles: [['media', 'jobPanel', 'style.css']],
+      // Saved outputs are shown from their bytes (see PanelOutput's bytes), as blob: URLs the page makes.
+      imgSrc: ['blob:'],
+      mediaSrc: ['blob:'],
     });
     panel.onDidDispose(() => {
       open.channel.dispose();
@@ -155,9 +164,27 @@ export class JobPanels implements vscode.Disposable {
       jobJson: open.jobJson ?? (isFinished(record) ? undefined : { input: record.input }),
       isAllowedFile: (uri) => roots.some((r) => uri.toString().startsWith(`${r}/`)),
     });
+    await this.attachFileBytes(open, record, job);
+    if (this.panels.get(key) !== open) return;
     open.last = job;
     open.panel.title = titleOf(record);
     open.channel.post({ type: 'job', job });
+  }
+
+  /**
+   * Puts the bytes of each shown image, audio and video into the message, so the page does not load outputs
+   * through the webview service worker (PanelOutput's bytes say why). Each file is read once per panel.
+   */
+  private async attachFileBytes(open: OpenPanel, record: JobRecord, job: PanelJob): Promise<void> {
+    for (const [i, output] of job.outputs.entries()) {
+      const file = record.outputs[output.index]?.file;
+      if ((output.kind !== 'image' && output.kind !== 'video' && output.kind !== 'audio') || !output.src || !file) continue;
+      // Only a file read whole is kept: one not readable yet (still being saved) is tried again next time.
+      const bytes = open.fileBytes.get(file) ?? (await readSmallFile(vscode.Uri.parse(file)));
+      if (!bytes) continue;
+      open.fileBytes.set(file, bytes);
+      job.outputs[i] = { ...output, bytes };
+    }
   }
 
   private async onMessage(key: string, message: WebviewMessage): Promise<void> {
@@ -221,6 +248,17 @@ export class JobPanels implements vscode.Disposable {
 function titleOf(record: JobRecord | undefined): string {
   if (!record) return 'Job';
   return `${record.endpointId} · ${record.status.replace(/_/g, ' ').toLowerCase()}`;
+}
+
+async function readSmallFile(file: vscode.Uri): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  try {
+    if ((await vscode.workspace.fs.stat(file)).size > MAX_FILE_BYTES_IN_MESSAGE) return undefined;
+    // A plain Uint8Array of its own (the file system may hand back a Node Buffer, a view into a shared pool):
+    // VS Code passes only exact Uint8Arrays to the webview as binary.
+    return new Uint8Array(await vscode.workspace.fs.readFile(file));
+  } catch {
+    return undefined;
+  }
 }
 
 async function readJobJson(folder: string): Promise<unknown> {

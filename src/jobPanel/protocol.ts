@@ -4,12 +4,21 @@
 // No `vscode` import: this module is bundled for the browser too.
 import * as z from 'zod';
 
+/**
+ * A saved file's bytes, read by the host, which the page shows through a blob: URL instead of loading `src`.
+ * In code-server a `src` load goes through the webview service worker, which all webviews share: if the panel
+ * closes or hides while the load is in flight, the worker waits 30 s for an answer that never comes, and a
+ * webview opened meanwhile stays blank until then. Absent for a file too big to send (the page loads `src`).
+ */
+const savedBytes = z.instanceof(Uint8Array).optional();
+
 /** One output of a job as the panel shows it. `src` is always a webview URI of a LOCAL saved file. */
 export const PanelOutput = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('image'),
     index: z.number().int().min(0),
     src: z.string().optional(),
+    bytes: savedBytes,
     seed: z.number().optional(),
     width: z.number().optional(),
     height: z.number().optional(),
@@ -19,6 +28,7 @@ export const PanelOutput = z.discriminatedUnion('kind', [
     kind: z.enum(['video', 'audio']),
     index: z.number().int().min(0),
     src: z.string().optional(),
+    bytes: savedBytes,
     fileName: z.string().optional(),
     /** Shown instead of the player when the file could not be saved (download off, too big, failed). */
     note: z.string().optional(),
@@ -28,7 +38,7 @@ export const PanelOutput = z.discriminatedUnion('kind', [
 ]);
 export type PanelOutput = z.infer<typeof PanelOutput>;
 
-/** Everything the panel shows, sent whole on every change (small, and the webview keeps it as its state). */
+/** Everything the panel shows, sent whole on every change (the webview keeps it, without file bytes, as its state). */
 export const PanelJob = z.strictObject({
   key: z.string(),
   endpointId: z.string(),
@@ -78,6 +88,6 @@ export const WebviewMessage = z.discriminatedUnion('type', [
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 
-/** What the webview keeps through getState/setState, and what the serializer gets back after a reload. */
+/** What the webview keeps through getState/setState, and what the serializer gets back after a reload (file bytes left out). */
 export const PanelState = z.looseObject({ key: z.string(), job: PanelJob.optional() });
 export type PanelState = z.infer<typeof PanelState>;

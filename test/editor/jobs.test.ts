@@ -327,6 +327,8 @@ suite('jobs', () => {
       if (driverAvailable()) {
         await showPanel(started.key);
         await waitForSelector(`figure.${kind} ${kind}`, { inWebview: true });
+        // Played from the bytes the host sent (a blob: URL), not through the shared webview service worker.
+        assert.equal(await count(`figure.${kind} ${kind}[src^="blob:"]`, { inWebview: true }), 1, `the ${kind} plays from a blob: URL`);
         await waitForSelector(`figure.${kind} button:has-text("Open externally")`, { inWebview: true });
       }
     }
