@@ -1,32 +1,16 @@
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServiceClient } from '../../../src/core/http/client';
-import { BadQueryError, NetworkError, SchemaError, ServerError, type ServiceError } from '../../../src/core/http/errors';
+import { BadQueryError, NetworkError, SchemaError, ServerError } from '../../../src/core/http/errors';
 import type { Logger, LogLevel } from '../../../src/core/log';
 import type { RateLimitSnapshot } from '../../../src/core/service';
 import { aBillingResponse } from '../builders/billingResponse';
-import { json, problem, startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { json, problem, rejection, scriptedServers, type ScriptedServer } from '../support/scriptedServer';
 
 const KEY = 'rpa_CLIENTKEY_abcdefghijkl';
-const servers: ScriptedServer[] = [];
-after(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
-async function serve(script: Script): Promise<ScriptedServer> {
-  const s = await startScriptedServer(script);
-  servers.push(s);
-  return s;
-}
+const serve = scriptedServers();
 function clientOf(billing: ScriptedServer, jobs: ScriptedServer = billing, logger?: Logger) {
   return createServiceClient({ billingBaseUrl: billing.url, jobsBaseUrl: jobs.url, apiKey: KEY }, { random: () => 0, ...(logger ? { logger } : {}) });
-}
-async function rejection(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as ServiceError;
-  }
-  assert.fail('expected a rejection');
 }
 
 describe('listBilling', () => {

@@ -1,4 +1,4 @@
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as z from 'zod';
 import { createHttpTransport, joinUrl, type HttpRequest, type HttpTransportOptions } from '../../../src/core/http/request';
@@ -7,20 +7,12 @@ import {
   UnauthorizedError, ValidationError, type ServiceError,
 } from '../../../src/core/http/errors';
 import { ListServerlessBillingResponse } from '../../../src/core/schemas';
-import { hang, json, problem, startScriptedServer, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { hang, json, problem, rejection, scriptedServers, type ScriptedServer } from '../support/scriptedServer';
 
 const KEY = 'rpa_TESTKEY_0123456789';
 const Anything = z.unknown();
-const servers: ScriptedServer[] = [];
-after(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
 
-async function serve(script: Script): Promise<ScriptedServer> {
-  const s = await startScriptedServer(script);
-  servers.push(s);
-  return s;
-}
+const serve = scriptedServers();
 
 function transportFor(server: ScriptedServer, extra: Partial<HttpTransportOptions> = {}) {
   // random 0: backoff waits are 0 ms, so retry tests do not sleep; Retry-After still applies in full.
@@ -34,14 +26,6 @@ function post(server: ScriptedServer, path = '/v2/ep/run'): HttpRequest {
   return { method: 'POST', url: joinUrl(server.url, path), idempotent: false, body: { input: { prompt: 'x' } } };
 }
 
-async function rejection(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as ServiceError;
-  }
-  assert.fail('expected a rejection');
-}
 
 describe('HTTP layer: answers become typed errors', () => {
   const cases: [number, new (...a: never[]) => ServiceError][] = [

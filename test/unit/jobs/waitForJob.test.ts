@@ -1,34 +1,18 @@
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServiceClient } from '../../../src/core/http/client';
 import { systemClock, type Clock } from '../../../src/core/http/clock';
-import { CancelledError, NotFoundError, ServerError, type ServiceError } from '../../../src/core/http/errors';
+import { CancelledError, NotFoundError, ServerError } from '../../../src/core/http/errors';
 import { JobDurationModel, durationKey, runJob, waitForJob } from '../../../src/core/jobs';
 import type { Job } from '../../../src/core/schemas';
-import { hang, json, problem, startScriptedServer, type Reply, type RawReply, type Script, type ScriptedServer } from '../support/scriptedServer';
+import { hang, json, problem, rejection, scriptedServers, type RawReply, type Reply, type ScriptedServer } from '../support/scriptedServer';
 
-const servers: ScriptedServer[] = [];
-after(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-});
-async function serve(script: Script): Promise<ScriptedServer> {
-  const s = await startScriptedServer(script);
-  servers.push(s);
-  return s;
-}
+const serve = scriptedServers();
 const clientOf = (s: ScriptedServer) => createServiceClient({ billingBaseUrl: s.url, jobsBaseUrl: s.url, apiKey: 'k-123456789' }, { random: () => 0 });
 
 /** Real timers, but every planned wait is cut to a few ms (the plan itself is tested in pollPlan.test.ts). */
 function quickClock(planned: number[] = []): Clock {
   return { now: () => Date.now(), sleep: (ms, signal) => { planned.push(ms); return systemClock.sleep(Math.min(ms, 5), signal); } };
-}
-async function rejection(p: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as ServiceError;
-  }
-  assert.fail('expected a rejection');
 }
 const job = (status: string, extra: Record<string, unknown> = {}): Reply => json({ id: 'job-1', status, ...extra });
 

@@ -3,6 +3,9 @@
 // the client sent, to whom, and when. No mocked fetch anywhere (RULES.md).
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import assert from 'node:assert/strict';
+import { after } from 'node:test';
+import type { ServiceError } from '../../../src/core/http/errors';
 
 export interface RecordedRequest {
   method: string;
@@ -102,4 +105,27 @@ export async function startScriptedServer(script: Script): Promise<ScriptedServe
       server.close(() => resolve());
     }),
   };
+}
+
+/** A `serve(script)` for one test file: each server it starts is closed once the file's tests are done. */
+export function scriptedServers(): (script: Script) => Promise<ScriptedServer> {
+  const servers: ScriptedServer[] = [];
+  after(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+  });
+  return async (script) => {
+    const s = await startScriptedServer(script);
+    servers.push(s);
+    return s;
+  };
+}
+
+/** The typed error `p` rejects with; the test fails if it resolves. */
+export async function rejection(p: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await p;
+  } catch (e) {
+    return e as ServiceError;
+  }
+  assert.fail('expected a rejection');
 }
