@@ -55,7 +55,7 @@ export const UsageEvent = z.looseObject({
 });
 export type UsageEvent = z.infer<typeof UsageEvent>;
 
-/** Not in the example: generated usage, the same generator the demo uses (see docs/emulator.md). */
+/** Not in the example: generated usage, the same generator the demo uses (see README.md, "The local emulator"). */
 export const SyntheticUsage = z.looseObject({
   days: z.number().int().min(1).max(3660),
   seed: z.number().int().default(1),
