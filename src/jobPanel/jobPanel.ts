@@ -30,6 +30,8 @@ interface OpenPanel {
   last?: PanelJob;
   /** Bytes of the saved media files sent to the page, by file URI (a file too big or unreadable is not here). */
   fileBytes: Map<string, Uint8Array<ArrayBuffer>>;
+  /** Counts update() calls: only the latest may post (see update). */
+  generation: number;
 }
 
 /** Larger files are left to `src` (through the service worker) rather than copied into a message. */
@@ -92,7 +94,7 @@ export class JobPanels implements vscode.Disposable {
     return this.panels.get(key)?.channel.isReady ?? false;
   }
 
-  /** The last state sent to a job's panel (used by the real-editor tests). */
+  /** The latest state of a job's panel, sent or being sent once its files are read (used by the real-editor tests). */
   lastSent(key: string): PanelJob | undefined {
     return this.panels.get(key)?.last;
   }
@@ -127,6 +129,7 @@ export class JobPanels implements vscode.Disposable {
       panel,
       key,
       fileBytes: new Map(),
+      generation: 0,
       channel: new WebviewChannel<WebviewMessage, HostMessage>(panel.webview, WebviewMessage, (m) => this.onMessage(key, m), this.logger),
     };
     this.panels.set(key, open);
@@ -151,10 +154,14 @@ export class JobPanels implements vscode.Disposable {
     const open = this.panels.get(key);
     const record = this.history.get(key);
     if (!open || !record) return;
+    // Updates overlap (each may wait for file reads): one started later has the newer record, so an earlier
+    // one still waiting gives way to it and never posts an older state after a newer one.
+    const generation = ++open.generation;
+    // The panel may also have been closed meanwhile: never post to a disposed webview.
+    const superseded = (): boolean => this.panels.get(key) !== open || open.generation !== generation;
     if (open.jobJson === undefined && isFinished(record) && record.outputsFolder) {
       open.jobJson = await readJobJson(record.outputsFolder);
-      // The panel may have been closed while the file was read: never post to a disposed webview.
-      if (this.panels.get(key) !== open) return;
+      if (superseded()) return;
     }
     const roots = this.actions.outputRoots().map((r) => r.toString());
     const job = toPanelJob(record, {
@@ -164,9 +171,9 @@ export class JobPanels implements vscode.Disposable {
       jobJson: open.jobJson ?? (isFinished(record) ? undefined : { input: record.input }),
       isAllowedFile: (uri) => roots.some((r) => uri.toString().startsWith(`${r}/`)),
     });
-    await this.attachFileBytes(open, record, job);
-    if (this.panels.get(key) !== open) return;
     open.last = job;
+    await this.attachFileBytes(open, record, job);
+    if (superseded()) return;
     open.panel.title = titleOf(record);
     open.channel.post({ type: 'job', job });
   }
