@@ -1,7 +1,7 @@
 // The job panel's page script (bundled to dist/webview/jobPanel.js). It draws what the host sends and asks the
 // host to act; it never fetches anything. Everything from the service or a file is set with textContent,
-// attributes only with setAttribute after a check, and media only from the webview's own resource origin
-// (saved local files) — the CSP enforces it too.
+// attributes only with setAttribute after a check, and media only from saved local files: blob: URLs of the
+// bytes the host read, or (a file too big to send) the webview's own resource origin — the CSP enforces it too.
 import { HostMessage, type PanelJob, type PanelOutput, PanelState, type WebviewMessage } from '../../src/jobPanel/protocol';
 
 interface VsCodeApi {
