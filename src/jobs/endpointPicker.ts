@@ -2,6 +2,7 @@
 // records and the ones the user added), the ones used in this workspace, and whatever id the user types
 // (public model ids count, SPEC 4.4).
 import * as vscode from 'vscode';
+import { acceptedEndpointId, checkEndpointId } from './endpointChoice';
 
 export interface KnownEndpoint {
   id: string;
@@ -11,15 +12,6 @@ export interface KnownEndpoint {
 
 /** Where endpoint names come from besides our own memory (the sidebar's tree, when it is there). */
 export type EndpointSource = () => KnownEndpoint[] | Promise<KnownEndpoint[]>;
-
-/** An endpoint id goes into the URL path (SPEC 4.2): refuse what could not be one. */
-export function checkEndpointId(id: string): string | undefined {
-  const v = id.trim();
-  if (!v) return 'Type an endpoint id';
-  if (v.length > 200) return 'An endpoint id is at most 200 characters';
-  if (/[\s/\\?#%]/.test(v)) return 'An endpoint id has no spaces, slashes, "?", "#" or "%"';
-  return undefined;
-}
 
 interface Item extends vscode.QuickPickItem {
   endpointId?: string;
@@ -75,10 +67,11 @@ export async function pickEndpoint(options: {
   return new Promise<string | undefined>((resolve) => {
     let done = false;
     qp.onDidAccept(() => {
-      const chosen = qp.selectedItems[0] ?? qp.activeItems[0];
-      if (!chosen?.endpointId) return; // an invalid typed id: keep the picker open
+      // The typed text first: the selected/active row may still be one of the rows before the last keystroke.
+      const endpointId = acceptedEndpointId(qp.value, qp.selectedItems[0] ?? qp.activeItems[0], base);
+      if (!endpointId) return; // an invalid typed id: keep the picker open
       done = true;
-      resolve(chosen.endpointId);
+      resolve(endpointId);
       qp.hide();
     });
     qp.onDidHide(() => {
