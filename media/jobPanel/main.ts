@@ -3,15 +3,8 @@
 // attributes only with setAttribute after a check, and media only from saved local files: blob: URLs of the
 // bytes the host read, or (a file too big to send) the webview's own resource origin — the CSP enforces it too.
 import { HostMessage, type PanelJob, type PanelOutput, PanelState, type WebviewMessage } from '../../src/jobPanel/protocol';
+import { vscode } from '../../src/webview/vscodeApi';
 
-interface VsCodeApi {
-  postMessage(message: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
 const root = document.getElementById('root') ?? document.body.appendChild(document.createElement('main'));
 let current: PanelJob | undefined;
 let ticker: ReturnType<typeof setInterval> | undefined;

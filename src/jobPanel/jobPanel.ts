@@ -10,7 +10,7 @@ import { isFinished, JobRecord } from '../jobs/jobRecord';
 import { renderWebviewHtml, webviewOptions } from '../webview/html';
 import { WebviewChannel } from '../webview/messages';
 import { toPanelJob } from './panelModel';
-import { type HostMessage, type PanelJob, PanelState, WebviewMessage } from './protocol';
+import { HostMessage, type PanelJob, PanelState, WebviewMessage } from './protocol';
 
 export interface PanelActions {
   runAgain(record: JobRecord): Promise<unknown>;
@@ -130,7 +130,7 @@ export class JobPanels implements vscode.Disposable {
       key,
       fileBytes: new Map(),
       generation: 0,
-      channel: new WebviewChannel<WebviewMessage, HostMessage>(panel.webview, WebviewMessage, (m) => this.onMessage(key, m), this.logger),
+      channel: new WebviewChannel<WebviewMessage, HostMessage>(panel.webview, WebviewMessage, (m) => this.onMessage(key, m), this.logger, HostMessage),
     };
     this.panels.set(key, open);
     panel.webview.html = renderWebviewHtml({
