@@ -21,6 +21,8 @@ export const RETENTION_MS = 30 * 60 * 1000;
 export interface ClientSource {
   /** The client of the active connection, or undefined when there is no key (the user is told how to set one). */
   getClient(): Promise<ServiceClient | undefined>;
+  /** The keys its clients carry, scrubbed by value from any error text shown (the Connection's `secrets()`). */
+  secrets(): readonly string[];
 }
 
 export interface StartRequest {
@@ -175,7 +177,9 @@ export class JobRunner implements vscode.Disposable {
         if (controller.signal.aborted || (err instanceof CancelledError)) {
           await this.finish(record, { status: LocalStatus.stopped, note: NO_CANCEL_ROUTE_NOTE });
         } else {
+          // The service's detail is shown as it came: scrub the key from it by value, not only as a bearer token.
           const described = describeError(err, {
+            secrets: this.clients.secrets(),
             operation: record.jobId ? 'status' : 'run',
             endpointId: record.endpointId,
             ...(record.jobId ? { jobId: record.jobId } : {}),

@@ -139,7 +139,7 @@ suite('jobs', () => {
     emulator = await startEmulator(ext.extensionPath);
     proxy = await startRecordingProxy(emulator.url);
     client = createServiceClient({ billingBaseUrl: proxy.url, jobsBaseUrl: proxy.url, apiKey: 'demo-key-full' });
-    api.useClientSource({ getClient: async () => client });
+    api.useClientSource({ getClient: async () => client, secrets: () => ['demo-key-full'] });
   });
 
   suiteTeardown(async () => {
@@ -321,7 +321,10 @@ suite('jobs', () => {
       const media = done.outputs.find((o) => o.kind === kind);
       assert.ok(media?.file?.endsWith(ext), `${kind} saved as ${ext}: ${JSON.stringify(done.outputs)}`);
       assert.ok(fs.statSync(vscode.Uri.parse(media!.file!).fsPath).size > 0);
-      const shown = await eventually(() => api.panels.lastSent(started.key)?.status === 'COMPLETED' && api.panels.lastSent(started.key), 'the panel');
+      const shown = await eventually(() => {
+        const sent = api.panels.lastSent(started.key);
+        return sent?.status === 'COMPLETED' && sent.running === false && sent;
+      }, 'the panel to show the finished job');
       const part = shown.outputs.find((o) => o.kind === kind);
       assert.ok(part && 'src' in part && part.src && !part.src.includes('/files/'), 'played from the saved file, not the service URL');
       if (driverAvailable()) {
@@ -503,7 +506,7 @@ suite('jobs', () => {
     };
     const noOutputs = { save: async () => ({ folder: workspaceFolder().uri.toString(), outputs: [] }), roots: () => [] };
     const history1 = new HistoryStore(memento, () => 100);
-    const runner1 = new JobRunner(history1, { getClient: async () => client }, noOutputs);
+    const runner1 = new JobRunner(history1, { getClient: async () => client, secrets: () => ['demo-key-full'] }, noOutputs);
     const started = await runner1.start({ endpointId: 'flux-dev', input: { prompt: 'across a restart' }, mode: 'async' });
     await eventually(() => history1.get(started.key)?.jobId, 'the job id');
     runner1.dispose();
@@ -514,7 +517,7 @@ suite('jobs', () => {
     const history2 = new HistoryStore(memento, () => 100);
     const left = history2.get(started.key);
     assert.ok(left && ['IN_QUEUE', 'IN_PROGRESS', 'SUBMITTING'].includes(left.status), `still running in storage: ${left?.status}`);
-    const runner2 = new JobRunner(history2, { getClient: async () => client }, noOutputs);
+    const runner2 = new JobRunner(history2, { getClient: async () => client, secrets: () => ['demo-key-full'] }, noOutputs);
     try {
       assert.equal(await runner2.resumeInterrupted(), 1);
       const done = await eventually(() => {
@@ -526,6 +529,45 @@ suite('jobs', () => {
     } finally {
       runner2.dispose();
       history2.dispose();
+    }
+  });
+
+  test('a service error that quotes the API key is recorded without it (scrubbed by value, not only as a bearer token)', async () => {
+    const key = 'sk-quoted-by-the-service-7f3a9c';
+    // A service whose 403 repeats the key it was sent in its detail, without "Bearer" in front of it.
+    const quoting = http.createServer((req, res) => {
+      const sent = String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+      const body = JSON.stringify({ title: 'Forbidden', status: 403, detail: `key ${sent} may not run jobs here` });
+      res.writeHead(403, { 'content-type': 'application/problem+json', 'content-length': String(Buffer.byteLength(body)) });
+      res.end(body);
+    });
+    await new Promise<void>((r) => quoting.listen(0, '127.0.0.1', () => r()));
+    const origin = `http://127.0.0.1:${(quoting.address() as AddressInfo).port}`;
+    const stored = new Map<string, unknown>();
+    const memento: vscode.Memento = {
+      keys: () => [...stored.keys()],
+      get: <T>(k: string, fallback?: T) => (stored.has(k) ? (stored.get(k) as T) : fallback) as T,
+      update: async (k: string, value: unknown) => { stored.set(k, JSON.parse(JSON.stringify(value)) as unknown); },
+    };
+    const history = new HistoryStore(memento, () => 100);
+    const quotingClient = createServiceClient({ billingBaseUrl: origin, jobsBaseUrl: origin, apiKey: key });
+    const noOutputs = { save: async () => ({ folder: workspaceFolder().uri.toString(), outputs: [] }), roots: () => [] };
+    const runner = new JobRunner(history, { getClient: async () => quotingClient, secrets: () => [key] }, noOutputs);
+    try {
+      const started = await runner.start({ endpointId: 'flux-dev', input: { prompt: 'refused' }, mode: 'async' });
+      const done = await eventually(() => {
+        const r = history.get(started.key);
+        return r?.finishedAt !== undefined && !runner.isRunning(started.key) ? r : undefined;
+      }, 'the refused job to end');
+      assert.equal(done.status, 'ERROR');
+      assert.match(done.error ?? '', /may not run jobs here/, 'the service\'s detail is shown');
+      assert.ok(!(done.error ?? '').includes(key), `the key is not in the record: ${done.error}`);
+      assert.match(done.error ?? '', /\[REDACTED\]/);
+    } finally {
+      runner.dispose();
+      history.dispose();
+      quoting.closeAllConnections();
+      await new Promise<void>((r) => quoting.close(() => r()));
     }
   });
 
