@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { BadInputError } from '../core/http/errors';
 import { writeSeedIntoInputText } from '../core/input/inputFile';
 import type { JobInput } from '../core/schemas';
+import { describeError } from '../errors/describeError';
 import type { HistoryStore } from '../history/historyStore';
 import type { JobItem } from '../history/jobsView';
 import type { JobPanels } from '../jobPanel/jobPanel';
@@ -131,7 +132,7 @@ export class JobActions {
     try {
       copyText = writeSeedIntoInputText(text, seed);
     } catch (err) {
-      void vscode.window.showErrorMessage(`The input file cannot take a seed: ${err instanceof Error ? err.message : String(err)}`);
+      void vscode.window.showErrorMessage(`The input file cannot take a seed: ${describeError(err, { secrets: this.d.runner.secrets() }).message}`);
       return undefined;
     }
     const copy = await freeName(dir, `${base}.seed-${seed}`, '.input.json');

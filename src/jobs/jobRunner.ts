@@ -75,6 +75,11 @@ export class JobRunner implements vscode.Disposable {
     return this.active.size;
   }
 
+  /** The keys to scrub from any error text shown about jobs (describeError's `secrets`). */
+  secrets(): readonly string[] {
+    return this.clients.secrets();
+  }
+
   /** The buttons for a record's error (not persisted: they name commands of this session). */
   errorActions(key: string): ErrorAction[] {
     return this.actions.get(key) ?? [];
@@ -179,7 +184,7 @@ export class JobRunner implements vscode.Disposable {
         } else {
           // The service's detail is shown as it came: scrub the key from it by value, not only as a bearer token.
           const described = describeError(err, {
-            secrets: this.clients.secrets(),
+            secrets: this.secrets(),
             operation: record.jobId ? 'status' : 'run',
             endpointId: record.endpointId,
             ...(record.jobId ? { jobId: record.jobId } : {}),
@@ -202,7 +207,7 @@ export class JobRunner implements vscode.Disposable {
       const saved = await this.outputs.save(record, job, signal);
       patch = { ...patch, outputsFolder: saved.folder, outputs: saved.outputs, ...(saved.thumbnail ? { thumbnail: saved.thumbnail } : {}) };
     } catch (err) {
-      patch.note = `The outputs could not be saved: ${err instanceof Error ? err.message : String(err)}`;
+      patch.note = `The outputs could not be saved. ${describeError(err, { secrets: this.secrets() }).message}`;
     }
     await this.finish(record, patch);
   }

@@ -571,6 +571,34 @@ suite('jobs', () => {
     }
   });
 
+  test('outputs that cannot be saved leave a note in words, with the API key scrubbed from the exception text', async () => {
+    const stored = new Map<string, unknown>();
+    const memento: vscode.Memento = {
+      keys: () => [...stored.keys()],
+      get: <T>(k: string, fallback?: T) => (stored.has(k) ? (stored.get(k) as T) : fallback) as T,
+      update: async (k: string, value: unknown) => { stored.set(k, JSON.parse(JSON.stringify(value)) as unknown); },
+    };
+    const history = new HistoryStore(memento, () => 100);
+    const failingOutputs = {
+      save: async (): Promise<never> => { throw new Error('EACCES: permission denied, mkdir \'/outputs/demo-key-full\''); },
+      roots: () => [],
+    };
+    const runner = new JobRunner(history, { getClient: async () => client, secrets: () => ['demo-key-full'] }, failingOutputs);
+    try {
+      const started = await runner.start({ endpointId: 'echo', input: { prompt: 'nowhere to save' }, mode: 'async' });
+      const done = await eventually(() => {
+        const r = history.get(started.key);
+        return r?.finishedAt !== undefined && !runner.isRunning(started.key) ? r : undefined;
+      }, 'the job to finish');
+      assert.equal(done.status, 'COMPLETED', done.error);
+      assert.match(done.note ?? '', /^The outputs could not be saved\. .*EACCES: permission denied/);
+      assert.ok(!(done.note ?? '').includes('demo-key-full'), `the key is not in the note: ${done.note}`);
+    } finally {
+      runner.dispose();
+      history.dispose();
+    }
+  });
+
   test('the CodeLens offers Run on <endpoint>, Run sync and Change endpoint', async () => {
     const uri = await writeInput('lens.input.json', JSON.stringify({ input: { prompt: 'a red fox at dawn', width: 1024, height: 768, num_inference_steps: 4, seed: 7 } }, null, 2) + '\n');
     await api.memory.rememberEndpoint(uri, 'flux-dev');
