@@ -16,6 +16,7 @@ import type { InputCodeLensProvider } from './inputCodeLens';
 import type { InputDiagnostics } from './inputDiagnostics';
 import type { JobRecord } from './jobRecord';
 import type { JobRunner } from './jobRunner';
+import { refusedInputMessage } from './refusedInputMessage';
 
 export interface JobCommandDeps {
   runner: JobRunner;
@@ -39,8 +40,7 @@ export class JobActions {
     }
     const parsed = this.d.diagnostics.check(document);
     if (parsed instanceof BadInputError) {
-      const where = parsed.line !== undefined ? ` (line ${parsed.line}${parsed.column !== undefined ? `, column ${parsed.column}` : ''})` : '';
-      void vscode.window.showErrorMessage(`Not sent: ${vscode.workspace.asRelativePath(document.uri)}${where}: ${parsed.message}`);
+      void vscode.window.showErrorMessage(refusedInputMessage(vscode.workspace.asRelativePath(document.uri), parsed, this.d.runner.secrets()));
       return undefined;
     }
     const endpoint = endpointId ?? this.d.memory.endpointFor(document.uri) ?? (await this.chooseEndpoint(document.uri));
