@@ -3,7 +3,7 @@
 // come from VS Code's theme (--vscode-* variables); text from the host is set with textContent only.
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type Plugin, type TooltipItem } from 'chart.js';
 import { ChartState, FromWebview, ToWebview, type ChartData } from '../../src/costChart/protocol';
-import { formatUsdExact } from '../../src/endpoints/usd';
+import { formatUsdExact } from '../../src/core/billing/usd';
 import { vscode } from '../../src/webview/vscodeApi';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);

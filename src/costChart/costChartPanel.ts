@@ -3,7 +3,7 @@
 // the page's getState/setState, and a reload through the serializer.
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
-import { formatUsd } from '../endpoints/usd';
+import { formatUsd } from '../core/billing/usd';
 import { describeWindow } from '../endpoints/billingWindow';
 import type { EndpointsTree, LoadedBilling } from '../endpoints/endpointsTree';
 import { renderWebviewHtml, webviewOptions } from '../webview/html';

@@ -3,7 +3,7 @@
 // bench times exactly this in plain Node and the tree items are thin wrappers around it.
 import { aggregateBilling } from '../core/billing/aggregate';
 import type { AmountKey, BillingAmounts, BucketSize, ListServerlessBillingResponse, ServerlessBillingRecord } from '../core/schemas';
-import { formatUsd, formatUsdExact } from './usd';
+import { formatUsd, formatUsdExact } from '../core/billing/usd';
 
 export interface AddedEndpoint {
   id: string;

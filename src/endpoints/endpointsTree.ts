@@ -11,7 +11,7 @@ import type { Connection } from '../connection/connection';
 import { Commands } from '../connection/commandIds';
 import type { AddedEndpoints } from './addedEndpoints';
 import { buildBillingTree, type BillingTreeModel } from './billingTreeModel';
-import { formatUsd } from './usd';
+import { formatUsd } from '../core/billing/usd';
 import { describeWindow, parseStoredWindow, windowLabel, windowQuery, type BillingWindow } from './billingWindow';
 import { BucketItem, EndpointItem, MessageItem, type MessageNode, type TreeNode } from './endpointItems';
 import { bucketTooltip, endpointTooltip } from './itemText';

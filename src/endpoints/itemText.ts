@@ -2,7 +2,7 @@
 // the bench measures them in plain Node and the items stay one-liners. No `vscode` import.
 import { BUCKET_ADJECTIVE, describeRange } from './billingWindow';
 import { bucketLabel, formatBreakdown, type BillingTreeModel, type BucketNode, type EndpointNode } from './billingTreeModel';
-import { formatUsd, formatUsdExact } from './usd';
+import { formatUsd, formatUsdExact } from '../core/billing/usd';
 
 // Tooltips are separate: the tree computes them only when the user hovers (resolveTreeItem), since a
 // year of daily buckets is 18,000 tooltips nobody reads.

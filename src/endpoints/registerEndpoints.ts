@@ -8,7 +8,7 @@ import type { Connection } from '../connection/connection';
 import type { ProfileStatusBar } from '../connection/profileStatusBar';
 import { CostChartPanel, COST_CHART_VIEW_TYPE } from '../costChart/costChartPanel';
 import { AddedEndpoints } from './addedEndpoints';
-import { formatUsd } from './usd';
+import { formatUsd } from '../core/billing/usd';
 import { parseStoredWindow } from './billingWindow';
 import { addEndpoint, changeBillingWindow, removeEndpoint } from './endpointCommands';
 import { endpointIdOf } from './endpointItems';

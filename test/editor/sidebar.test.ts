@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../../src/connection/commandIds';
 import type { ListServerlessBillingResponse } from '../../src/core/schemas';
 import { bucketLabel } from '../../src/endpoints/billingTreeModel';
-import { formatUsd } from '../../src/endpoints/usd';
+import { formatUsd } from '../../src/core/billing/usd';
 import { PRESET_IDS, PRESETS, windowQuery, type BillingWindow } from '../../src/endpoints/billingWindow';
 import type { TreeNode } from '../../src/endpoints/endpointItems';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index';

@@ -3,6 +3,7 @@
 // query returns only the filtered endpoint. A disagreement is a warning the UI shows next to the numbers,
 // never a reason to hide them: the records are still the best data we have.
 import { AMOUNT_KEYS, type ListServerlessBillingResponse } from '../schemas';
+import { formatUsd, formatUsdExact } from './usd';
 
 /**
  * Sums of many doubles drift, and a server may round totals to the cent: a difference up to half a cent,
@@ -12,8 +13,9 @@ export function amountsAgree(a: number, b: number): boolean {
   return Math.abs(a - b) <= Math.max(0.005, 1e-6 * Math.max(Math.abs(a), Math.abs(b)));
 }
 
+/** Cents, or up to six decimals under a cent (where "<$0.01" would say nothing), as the editor shows amounts. */
 function money(n: number): string {
-  return `$${n.toFixed(n !== 0 && Math.abs(n) < 0.01 ? 6 : 2)}`;
+  return n !== 0 && Math.abs(n) < 0.01 ? formatUsdExact(n) : formatUsd(n);
 }
 
 /** The inconsistencies of `response`, in words; empty when metadata and records agree. One pass over the records. */

@@ -36,6 +36,21 @@ describe('checkBillingConsistency', () => {
     assert.match(warnings[1]!, /feeAmount/);
   });
 
+  test('amounts in a warning read as the editor shows them: a half rounds up as it reads, thousands grouped', () => {
+    const r = aBillingResponse().withEndpoints(1).daily(2).build();
+    for (const record of r.records) {
+      record.gpuAmount = 0;
+      record.feeAmount = 0;
+    }
+    // 2.675 is the double 2.67499999…: toFixed(2) said "$2.67"; the editor's formatter (and Intl) say "$2.68".
+    r.metadata.totals.gpuAmount = 2.675;
+    r.metadata.totals.feeAmount = 1234.5;
+    assert.deepEqual(checkBillingConsistency(r), [
+      'The reported gpuAmount ($2.68) differs from the sum of the records ($0.00).',
+      'The reported feeAmount ($1,234.50) differs from the sum of the records ($0.00).',
+    ]);
+  });
+
   test('records of another endpoint than the filter are reported', () => {
     const r = aBillingResponse().withEndpoints(1).daily(2).build();
     r.metadata.query.serverlessId = 'someone-else';

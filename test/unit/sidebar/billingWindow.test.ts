@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildBillingTree } from '../../../src/endpoints/billingTreeModel';
-import { formatUsd, formatUsdExact } from '../../../src/endpoints/usd';
+import { formatUsd, formatUsdExact } from '../../../src/core/billing/usd';
 import { describeWindow, parseStoredWindow, validateRange, validateRfc3339, windowQuery } from '../../../src/endpoints/billingWindow';
 import { aBillingResponse } from '../builders/billingResponse';
 

@@ -1,9 +1,10 @@
-// The one USD formatter of the sidebar and the cost chart (src/endpoints/usd.ts). The chart's hover used
-// Intl.NumberFormat before; the hand-rolled formatter (kept for the tree's speed) must read exactly the same.
+// The one USD formatter of the sidebar, the cost chart and the billing checks (src/core/billing/usd.ts). The
+// chart's hover used Intl.NumberFormat before; the hand-rolled formatter (kept for the tree's speed) must read
+// exactly the same.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { formatUsd, formatUsdExact } from '../../../src/endpoints/usd';
+import { formatUsd, formatUsdExact } from '../../../src/core/billing/usd';
 
 const intlExact = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 6 });
 const intlCents = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -1,5 +1,6 @@
-// US-dollar amounts as the sidebar and the cost chart show them: one formatter for both, so a bucket reads the
-// same in a tooltip and in the chart's hover. No imports at all: the chart's webview bundle includes it.
+// US-dollar amounts as the sidebar, the cost chart and the billing checks show them: one formatter for all, so
+// an amount reads the same in a tooltip, in the chart's hover and in a consistency warning. In the core (no
+// `vscode`) and with no imports at all: the chart's webview bundle includes it.
 //
 // Hand-rolled rather than Intl.NumberFormat: a year of daily buckets for 50 endpoints formats ~100,000
 // amounts per refresh, and Intl's format() was 90% of the refresh time (test/bench/tree.bench.ts).
