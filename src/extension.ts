@@ -8,7 +8,7 @@ import { createExtensionLog } from './log/outputChannelLogger';
 import { registerShowLogsCommand } from './log/showLogsCommand';
 import { Settings } from './config/settings';
 import { createServiceClient } from './core/http/client';
-import { registerConnection } from './connection/registerConnection';
+import { registerConnection, type ConnectionServices } from './connection/registerConnection';
 import { registerEndpoints, type EndpointsServices } from './endpoints/registerEndpoints';
 import { registerJobRunner, type JobRunnerApi } from './jobs/registerJobs';
 
@@ -21,10 +21,14 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
 
   const settings = new Settings();
   context.subscriptions.push(settings);
-  const { connection, statusBar } = registerConnection(context, settings, logger, (s, l) => createServiceClient(s, { logger: l }), log);
 
-  // Features: one line each.
+  // Features: one line each. Show Logs first: the notification of any activation error below offers it.
   activateFeature('Show Logs', () => registerShowLogsCommand(log));
+  let shared: ConnectionServices | undefined;
+  activateFeature('Connection', () => void (shared = registerConnection(context, settings, logger, (s, l) => createServiceClient(s, { logger: l }), log)));
+  // Every feature below needs the connection: when it could not start (reported above), none of them can.
+  if (!shared) return undefined;
+  const { connection, statusBar } = shared;
   let endpoints: EndpointsServices | undefined;
   activateFeature('Endpoints', () => void (endpoints = registerEndpoints(context, connection, statusBar, logger)));
   let jobs: JobRunnerApi | undefined;
