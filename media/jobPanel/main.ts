@@ -3,6 +3,7 @@
 // attributes only with setAttribute after a check, and media only from saved local files: blob: URLs of the
 // bytes the host read, or (a file too big to send) the webview's own resource origin — the CSP enforces it too.
 import { HostMessage, type PanelJob, type PanelOutput, PanelState, type WebviewMessage } from '../../src/jobPanel/protocol';
+import { formatUsdExact } from '../../src/core/billing/usd';
 import { vscode } from '../../src/webview/vscodeApi';
 
 const root = document.getElementById('root') ?? document.body.appendChild(document.createElement('main'));
@@ -169,7 +170,7 @@ function render(job: PanelJob, fromHost: boolean): void {
   t('Delay (queue)', job.delayTime !== undefined ? seconds(job.delayTime) : undefined);
   t('Execution', job.executionTime !== undefined ? seconds(job.executionTime) : undefined);
   t('Worker', job.workerId);
-  t('Cost', job.cost !== undefined ? `$${job.cost.toFixed(4)}` : undefined);
+  t('Cost', job.cost !== undefined ? formatUsdExact(job.cost) : undefined);
   status.append(timings);
   if (job.error) {
     const err = el('div', 'error');
