@@ -201,8 +201,8 @@ export class JobRunner implements vscode.Disposable {
 
   /** Saves every output (and job.json) before the job counts as finished: nothing is lost (issue 5). */
   private async completeWithOutputs(record: JobRecord, job: Job, signal: AbortSignal): Promise<void> {
+    // The record already holds patchFromJob(job): the status and, for a failed job, its reason.
     let patch: Partial<JobRecord> = { status: job.status };
-    if (job.status === 'FAILED' || job.error !== undefined) patch.error = errorText(job.error) ?? 'The job failed; the service gave no reason.';
     try {
       const saved = await this.outputs.save(record, job, signal);
       patch = { ...patch, outputsFolder: saved.folder, outputs: saved.outputs, ...(saved.thumbnail ? { thumbnail: saved.thumbnail } : {}) };
@@ -231,7 +231,17 @@ function patchFromJob(record: JobRecord, job: Job): Partial<JobRecord> {
   if (typeof job.workerId === 'string') patch.workerId = job.workerId;
   const cost = outputCost(job.output);
   if (cost !== undefined) patch.cost = cost;
+  // The record with the final status is published while the outputs are still being saved: a FAILED one
+  // carries its reason already, or the panel and the Jobs view show "failed" without why until then.
+  const failure = failureOf(job);
+  if (failure !== undefined) patch.error = failure;
   return patch;
+}
+
+/** Why a job failed, in the service's words, when it did. */
+function failureOf(job: Job): string | undefined {
+  if (job.status !== 'FAILED' && job.error === undefined) return undefined;
+  return errorText(job.error) ?? 'The job failed; the service gave no reason.';
 }
 
 /** The service's error of a failed job: usually a string, sometimes an object (kept readable as JSON). */

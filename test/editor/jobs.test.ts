@@ -599,6 +599,42 @@ suite('jobs', () => {
     }
   });
 
+  test('a failed job\'s record says why from the moment it says FAILED, while its outputs are still being saved', async () => {
+    const stored = new Map<string, unknown>();
+    const memento: vscode.Memento = {
+      keys: () => [...stored.keys()],
+      get: <T>(k: string, fallback?: T) => (stored.has(k) ? (stored.get(k) as T) : fallback) as T,
+      update: async (k: string, value: unknown) => { stored.set(k, JSON.parse(JSON.stringify(value)) as unknown); },
+    };
+    const history = new HistoryStore(memento, () => 100);
+    let release = (): void => undefined;
+    const saving = new Promise<void>((r) => { release = r; });
+    const slowOutputs = {
+      save: async () => { await saving; return { folder: workspaceFolder().uri.toString(), outputs: [] }; },
+      roots: () => [],
+    };
+    const runner = new JobRunner(history, { getClient: async () => client, secrets: () => ['demo-key-full'] }, slowOutputs);
+    try {
+      const started = await runner.start({ endpointId: 'broken-gpu', input: { prompt: 'anything' }, mode: 'async' });
+      const failed = await eventually(() => {
+        const r = history.get(started.key);
+        return r?.status === 'FAILED' ? r : undefined;
+      }, 'the record to say FAILED');
+      assert.ok(runner.isRunning(started.key), 'the outputs are still being saved');
+      assert.match(failed.error ?? '', /CUDA out of memory/);
+      release();
+      const done = await eventually(() => {
+        const r = history.get(started.key);
+        return r?.finishedAt !== undefined && !runner.isRunning(started.key) ? r : undefined;
+      }, 'the job to finish');
+      assert.match(done.error ?? '', /CUDA out of memory/);
+    } finally {
+      release();
+      runner.dispose();
+      history.dispose();
+    }
+  });
+
   test('the CodeLens offers Run on <endpoint>, Run sync and Change endpoint', async () => {
     const uri = await writeInput('lens.input.json', JSON.stringify({ input: { prompt: 'a red fox at dawn', width: 1024, height: 768, num_inference_steps: 4, seed: 7 } }, null, 2) + '\n');
     await api.memory.rememberEndpoint(uri, 'flux-dev');
