@@ -3,6 +3,7 @@
 // what the other does not understand; each side validates what it receives (DEVELOPERS.md, webviews).
 // No `vscode` import: this module is bundled for the browser too.
 import * as z from 'zod';
+import { jobFacts } from '../jobs/jobRecord';
 
 /**
  * A saved file's bytes, read by the host, which the page shows through a blob: URL instead of loading `src`.
@@ -48,16 +49,7 @@ export const PanelJob = z.strictObject({
   status: z.string(),
   /** True while the extension is still waiting for this job. */
   running: z.boolean(),
-  submittedAt: z.number(),
-  /** When the extension first saw the job leave the queue / finish (epoch ms). */
-  startedAt: z.number().optional(),
-  finishedAt: z.number().optional(),
-  delayTime: z.number().optional(),
-  executionTime: z.number().optional(),
-  workerId: z.string().optional(),
-  cost: z.number().optional(),
-  /** The service's error text of a failed job, or what went wrong on our side. */
-  error: z.string().optional(),
+  ...jobFacts,
   /** Actions offered with the error (describeError), shown as buttons. */
   errorActions: z.array(z.strictObject({ id: z.string(), label: z.string() })).default([]),
   note: z.string().optional(),

@@ -32,6 +32,20 @@ export const SavedOutput = z.looseObject({
 });
 export type SavedOutput = z.infer<typeof SavedOutput>;
 
+/** What is known of a job's run, kept in the record and shown by the panel (one definition for both). */
+export const jobFacts = {
+  submittedAt: z.number(),
+  /** When the extension first saw the job leave the queue / finish (epoch ms). */
+  startedAt: z.number().optional(),
+  finishedAt: z.number().optional(),
+  delayTime: z.number().optional(),
+  executionTime: z.number().optional(),
+  workerId: z.string().optional(),
+  cost: z.number().optional(),
+  /** The service's error text of a failed job, or what went wrong on our side. */
+  error: z.string().optional(),
+};
+
 export const JobRecord = z.looseObject({
   /** Ours, unique per run (the job id is unknown until the service answers, and ids may repeat across endpoints). */
   key: z.string().min(1),
@@ -42,14 +56,7 @@ export const JobRecord = z.looseObject({
   inputFile: z.string().optional(),
   input: z.record(z.string(), z.unknown()).catch({}),
   status: z.string().min(1),
-  submittedAt: z.number(),
-  startedAt: z.number().optional(),
-  finishedAt: z.number().optional(),
-  delayTime: z.number().optional(),
-  executionTime: z.number().optional(),
-  workerId: z.string().optional(),
-  cost: z.number().optional(),
-  error: z.string().optional(),
+  ...jobFacts,
   note: z.string().optional(),
   /** The job's outputs folder (URI string): `<outputsDirectory>/<endpoint>/<job id>/`. */
   outputsFolder: z.string().optional(),
