@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { CancelledError } from '../core/http/errors';
 import { Commands } from '../connection/commandIds';
-import { runJob, waitForJob } from '../core/jobs';
+import { JobDurationModel, runJob, waitForJob } from '../core/jobs';
 import type { Job, JobInput } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import { outputCost } from '../core/outputs/outputs';
@@ -51,6 +51,8 @@ export class JobRunner implements vscode.Disposable {
     private readonly history: HistoryStore,
     private clients: ClientSource,
     private readonly outputs: JobOutputsWriter,
+    /** What the poller has learned of each endpoint's durations (kept across restarts by registerJobs). */
+    readonly durations: JobDurationModel = new JobDurationModel(),
   ) {}
 
   /** Where clients come from (the tests point the runner at their own emulator client). */
@@ -99,7 +101,7 @@ export class JobRunner implements vscode.Disposable {
     });
     await this.history.upsert(record);
     this.follow(record, (client, signal, onUpdate) =>
-      runJob(client, request.endpointId, request.input, { mode: request.mode, signal, onUpdate, onSubmitted: onUpdate }),
+      runJob(client, request.endpointId, request.input, { mode: request.mode, signal, onUpdate, onSubmitted: onUpdate, durations: this.durations }),
     );
     return record;
   }
@@ -131,7 +133,7 @@ export class JobRunner implements vscode.Disposable {
         const jobId = record.jobId;
         resumed++;
         this.follow({ ...record, note: 'Resumed after the window was reopened.' }, (client, signal, onUpdate) =>
-          waitForJob(client, record.endpointId, jobId, { signal, onUpdate, submittedAt: record.submittedAt }),
+          waitForJob(client, record.endpointId, jobId, { signal, onUpdate, submittedAt: record.submittedAt, durations: this.durations }),
         );
       }
     }

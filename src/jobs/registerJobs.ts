@@ -3,6 +3,7 @@
 // activation: interrupted jobs are resumed after activation has returned.
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
+import { JobDurationModel } from '../core/jobs';
 import type { Settings } from '../config/settings';
 import { HistoryStore } from '../history/historyStore';
 import { JobsTreeProvider } from '../history/jobsView';
@@ -20,6 +21,9 @@ import { type ClientSource, JobRunner } from './jobRunner';
 import { createRunningJobsStatusBar } from './runningJobsStatusBar';
 
 /** What the real-editor tests reach through the extension's exports (ExtensionMode.Test only). */
+/** globalState key of what the poller learned (keys are jobs base URL + endpoint id: nothing secret). */
+const DURATIONS_KEY = 'serverlessGpu.jobDurations';
+
 export interface JobRunnerApi {
   runner: JobRunner;
   history: HistoryStore;
@@ -32,6 +36,8 @@ export interface JobRunnerApi {
   useClientSource(source: ClientSource | undefined): void;
   /** A fresh history read back from workspaceState, as the next window would. */
   reloadHistoryFromStorage(): HistoryStore;
+  /** The job durations as the next window would read them back from globalState. */
+  storedDurations(): JobDurationModel;
 }
 
 export interface JobRunnerDeps {
@@ -47,7 +53,10 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   const { context, settings, logger } = deps;
   const history = new HistoryStore(context.workspaceState, () => settings.historyLimit());
   const outputs = new WorkspaceOutputsWriter(settings, context.globalStorageUri);
-  const runner = new JobRunner(history, deps.connection, outputs);
+  // Learned job durations survive restarts, so the first job of a session on a known endpoint is already polled
+  // near its predicted end (src/core/jobs/pollPlan.ts) rather than at the ~1 s beat used for unknown ones.
+  const durations = JobDurationModel.fromJSON(context.globalState.get(DURATIONS_KEY));
+  const runner = new JobRunner(history, deps.connection, outputs, durations);
   const memory = new EndpointMemory(context.workspaceState);
   const diagnostics = new InputDiagnostics();
   const codeLens = new InputCodeLensProvider(memory);
@@ -91,6 +100,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
       tree.refresh();
     }),
     runner.onDidFinish((record) => notifyIfHidden(record, panels)),
+    runner.onDidFinish(() => void context.globalState.update(DURATIONS_KEY, durations.toJSON())),
     settings.onDidChange((e) => {
       if (e.affects('jobsInputFilePattern')) patternChanged.fire();
       if (e.affects('jobsHistoryLimit')) void history.applyLimit();
@@ -117,6 +127,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     outputs,
     useClientSource: (source) => runner.setClientSource(source ?? deps.connection),
     reloadHistoryFromStorage: () => new HistoryStore(context.workspaceState, () => settings.historyLimit()),
+    storedDurations: () => JobDurationModel.fromJSON(context.globalState.get(DURATIONS_KEY)),
   };
   return { disposables, api };
 }

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createServiceClient } from '../../src/core/http/client';
+import { durationKey } from '../../src/core/jobs';
 import type { ServiceClient } from '../../src/core/service';
 import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
@@ -18,6 +19,7 @@ import { HistoryStore } from '../../src/history/historyStore';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { click, count, driverAvailable, press, QUICK_INPUT, quickPickItem, typeText, screenshot, textContent, waitForSelector } from './support/driver';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
+import { memoryMemento } from './support/memoryMemento';
 
 interface Recorded {
   method: string;
@@ -498,12 +500,7 @@ suite('jobs', () => {
   test('closing the window while a job runs leaves it resumable: a new runner on the same storage follows it to the end', async () => {
     // A runner and history of their own on an in-memory workspaceState, so disposing them (what closing the
     // window does) does not touch the extension's; the code is the extension's own.
-    const stored = new Map<string, unknown>();
-    const memento: vscode.Memento = {
-      keys: () => [...stored.keys()],
-      get: <T>(key: string, fallback?: T) => (stored.has(key) ? (stored.get(key) as T) : fallback) as T,
-      update: async (key: string, value: unknown) => { stored.set(key, JSON.parse(JSON.stringify(value)) as unknown); },
-    };
+    const memento = memoryMemento();
     const noOutputs = { save: async () => ({ folder: workspaceFolder().uri.toString(), outputs: [] }), roots: () => [] };
     const history1 = new HistoryStore(memento, () => 100);
     const runner1 = new JobRunner(history1, { getClient: async () => client, secrets: () => ['demo-key-full'] }, noOutputs);
@@ -543,12 +540,7 @@ suite('jobs', () => {
     });
     await new Promise<void>((r) => quoting.listen(0, '127.0.0.1', () => r()));
     const origin = `http://127.0.0.1:${(quoting.address() as AddressInfo).port}`;
-    const stored = new Map<string, unknown>();
-    const memento: vscode.Memento = {
-      keys: () => [...stored.keys()],
-      get: <T>(k: string, fallback?: T) => (stored.has(k) ? (stored.get(k) as T) : fallback) as T,
-      update: async (k: string, value: unknown) => { stored.set(k, JSON.parse(JSON.stringify(value)) as unknown); },
-    };
+    const memento = memoryMemento();
     const history = new HistoryStore(memento, () => 100);
     const quotingClient = createServiceClient({ billingBaseUrl: origin, jobsBaseUrl: origin, apiKey: key });
     const noOutputs = { save: async () => ({ folder: workspaceFolder().uri.toString(), outputs: [] }), roots: () => [] };
@@ -572,12 +564,7 @@ suite('jobs', () => {
   });
 
   test('outputs that cannot be saved leave a note in words, with the API key scrubbed from the exception text', async () => {
-    const stored = new Map<string, unknown>();
-    const memento: vscode.Memento = {
-      keys: () => [...stored.keys()],
-      get: <T>(k: string, fallback?: T) => (stored.has(k) ? (stored.get(k) as T) : fallback) as T,
-      update: async (k: string, value: unknown) => { stored.set(k, JSON.parse(JSON.stringify(value)) as unknown); },
-    };
+    const memento = memoryMemento();
     const history = new HistoryStore(memento, () => 100);
     const failingOutputs = {
       save: async (): Promise<never> => { throw new Error('EACCES: permission denied, mkdir \'/outputs/demo-key-full\''); },
@@ -600,12 +587,7 @@ suite('jobs', () => {
   });
 
   test('a failed job\'s record says why from the moment it says FAILED, while its outputs are still being saved', async () => {
-    const stored = new Map<string, unknown>();
-    const memento: vscode.Memento = {
-      keys: () => [...stored.keys()],
-      get: <T>(k: string, fallback?: T) => (stored.has(k) ? (stored.get(k) as T) : fallback) as T,
-      update: async (k: string, value: unknown) => { stored.set(k, JSON.parse(JSON.stringify(value)) as unknown); },
-    };
+    const memento = memoryMemento();
     const history = new HistoryStore(memento, () => 100);
     let release = (): void => undefined;
     const saving = new Promise<void>((r) => { release = r; });
@@ -649,5 +631,18 @@ suite('jobs', () => {
       await vscode.commands.executeCommand('notifications.clearAll');
       await screenshot('codelens', { docs: true });
     }
+  });
+
+  test('what the poller learned of an endpoint\'s durations is kept for the next window', async () => {
+    const uri = await writeInput('durations.input.json', JSON.stringify({ prompt: 'learn my duration' }));
+    await api.memory.rememberEndpoint(uri, 'echo');
+    const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
+    const done = await finished(started.key);
+    assert.equal(done.status, 'COMPLETED', done.error);
+    const key = durationKey(client.settings.jobsBaseUrl, 'echo');
+    assert.ok(api.runner.durations.estimate(key), 'learned in this window');
+    // What the next window reads back from globalState predicts this endpoint's jobs too.
+    const stored = await eventually(() => api.storedDurations().estimate(key), 'the durations kept in globalState');
+    assert.ok(stored.executionMs >= 0, JSON.stringify(stored));
   });
 });
