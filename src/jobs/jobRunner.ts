@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { CancelledError } from '../core/http/errors';
 import { Commands } from '../connection/commandIds';
-import { JobDurationModel, runJob, waitForJob } from '../core/jobs';
+import { JobDurationModel, RESULT_RETENTION_MINUTES, runJob, waitForJob } from '../core/jobs';
 import type { Job, JobInput } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import { outputCost } from '../core/outputs/outputs';
@@ -15,8 +15,8 @@ import type { HistoryStore } from '../history/historyStore';
 import { isFinished, JobRecord, LocalStatus, newJobKey } from './jobRecord';
 import type { JobOutputsWriter } from './jobOutputs';
 
-/** SPEC 8.6: results of a dedicated endpoint stay readable through /status for 30 minutes. */
-export const RETENTION_MS = 30 * 60 * 1000;
+/** SPEC 8.6: results of a dedicated endpoint stay readable through /status for 30 minutes (the core's one constant). */
+export const RETENTION_MS = RESULT_RETENTION_MINUTES * 60 * 1000;
 
 export interface ClientSource {
   /** The client of the active connection, or undefined when there is no key (the user is told how to set one). */
