@@ -148,15 +148,32 @@ export class JobActions {
       void vscode.window.showInformationMessage('No jobs are running.');
       return;
     }
-    const picked = await vscode.window.showQuickPick(
-      running.map((r) => ({
-        label: r.endpointId,
-        description: `${r.status}${r.jobId ? ` · ${r.jobId}` : ''}`,
-        key: r.key,
-        buttons: [{ iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: 'Stop waiting' }],
-      })),
-      { title: 'Running jobs', placeHolder: 'Open a job' },
-    );
+    // createQuickPick, not showQuickPick: only it draws item buttons, and the stop button is what the status
+    // bar's tooltip promises ("open or stop one").
+    type Item = vscode.QuickPickItem & { key: string };
+    const pick = vscode.window.createQuickPick<Item>();
+    pick.title = 'Running jobs';
+    pick.placeholder = 'Open a job';
+    pick.items = running.map((r) => ({
+      label: r.endpointId,
+      description: `${r.status}${r.jobId ? ` · ${r.jobId}` : ''}`,
+      key: r.key,
+      buttons: [{ iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: 'Stop waiting' }],
+    }));
+    const picked = await new Promise<Item | undefined>((resolve) => {
+      pick.onDidTriggerItemButton((e) => {
+        void vscode.commands.executeCommand(JobCommands.cancelJob, e.item.key);
+        pick.items = pick.items.filter((i) => i.key !== e.item.key);
+        if (pick.items.length === 0) pick.hide();
+      });
+      pick.onDidAccept(() => {
+        resolve(pick.selectedItems[0]);
+        pick.hide();
+      });
+      pick.onDidHide(() => resolve(undefined));
+      pick.show();
+    });
+    pick.dispose();
     if (picked) this.d.panels.open(picked.key);
   }
 }
