@@ -281,6 +281,21 @@ suite('jobs', () => {
     assert.equal(api.history.get(started.key)?.status, 'STOPPED');
   });
 
+  test('the running jobs list (the status bar item) stops a job with its Stop waiting button', async function () {
+    if (!driverAvailable()) this.skip();
+    const uri = await writeInput('stop-from-list.input.json', JSON.stringify({ prompt: 'slow one' }));
+    await api.memory.rememberEndpoint(uri, 'flux-dev');
+    const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
+    await eventually(() => api.history.get(started.key)?.jobId, 'the job id');
+    const listed = vscode.commands.executeCommand(JobCommands.showRunningJobs);
+    await waitForSelector(QUICK_INPUT);
+    await click(`${quickPickItem('flux-dev')} .codicon-debug-stop`);
+    const done = await finished(started.key);
+    assert.equal(done.status, 'STOPPED');
+    assert.match(done.note ?? '', /no cancel route/);
+    await listed; // the list closes once its last job is stopped
+  });
+
   test('several jobs run at once, each followed to its end, and the status bar counts them', async () => {
     const records = await Promise.all([
       api.actions.runInput('flux-dev', { prompt: 'one', width: 64, height: 64 }, 'async'),
