@@ -325,6 +325,7 @@ suite('jobs', () => {
     assert.ok(downloads.length >= 1, 'the download went through the recording proxy');
     for (const d of downloads) assert.equal(d.authorization, undefined, `no Authorization on ${d.url}`);
     const jobCalls = proxy.requests.filter((r) => r.url.startsWith('/v2/'));
+    assert.ok(jobCalls.length >= 1, 'the job calls went through the recording proxy');
     assert.ok(jobCalls.every((r) => r.authorization === 'Bearer demo-key-full'), 'the key does go to the service itself');
   });
 
