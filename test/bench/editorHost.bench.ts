@@ -1,0 +1,67 @@
+// The extension host's memory while it receives a job with four 2048x2048 images (issue 5), measured inside a
+// real VS Code: runs the editor suite `extension host memory @bench` (test/editor/memory.bench.test.ts) through
+// test/editor-host/run.mjs with SERVERLESS_GPU_BENCH_OUT set, and reports what that suite wrote there. The
+// baseline is the same extension host's memory in the quiet second before the job (the median of its samples).
+// Needs the editor host (bash test/editor-host/setup.sh): without it this bench reports nothing and says why.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BenchContext } from './context';
+
+type Memory = Record<'rss' | 'heapUsed' | 'external' | 'arrayBuffers', number>;
+interface HostMemory {
+  baseline: Memory;
+  peak: Memory;
+  savedBytes: number;
+}
+
+/** Runs `node run.mjs --grep @bench` with the output path in its environment; resolves with its exit code. */
+function runEditorSuite(root: string, outFile: string, log: (line: string) => void): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(root, 'test/editor-host/run.mjs'), '--grep', '@bench'], {
+      cwd: root,
+      env: { ...process.env, SERVERLESS_GPU_BENCH_OUT: outFile },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let pending = '';
+    const onData = (chunk: Buffer): void => {
+      pending += chunk.toString();
+      const lines = pending.split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) log(`editor: ${line}`);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      if (pending.trim()) log(`editor: ${pending}`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+export default async function editorHostBench(ctx: BenchContext): Promise<void> {
+  if (!existsSync(join(ctx.root, 'test/editor-host/node_modules'))) {
+    ctx.log('skipped: the editor host is not installed (run bash test/editor-host/setup.sh); no extension host figures');
+    return;
+  }
+  // `npm run bench` builds first, which also bundles the editor suites to dist/test/editor/index.js.
+  const dir = mkdtempSync(join(tmpdir(), 'serverless-gpu-bench-host-'));
+  try {
+    const outFile = join(dir, 'memory.json');
+    const code = await runEditorSuite(ctx.root, outFile, ctx.log);
+    if (code !== 0) throw new Error(`the editor run failed (exit ${code}); see its output above`);
+    if (!existsSync(outFile)) throw new Error(`the editor suite wrote no figures to ${outFile} (did SERVERLESS_GPU_BENCH_OUT reach the extension host?)`);
+    const m = JSON.parse(readFileSync(outFile, 'utf8')) as HostMemory;
+    ctx.log(`extension host: ${(m.savedBytes / 1e6).toFixed(1)} MB of PNGs saved; rss ${(m.baseline.rss / 1e6).toFixed(0)} -> ${(m.peak.rss / 1e6).toFixed(0)} MB`);
+    ctx.report('jobs.extensionHost.savedBytes', m.savedBytes, 'bytes');
+    const pairs: Array<[keyof Memory, string]> = [['rss', 'rss'], ['heapUsed', 'heapUsed'], ['arrayBuffers', 'arrayBuffers'], ['external', 'external']];
+    for (const [key, name] of pairs) {
+      ctx.report(`jobs.extensionHost.${name}Before`, m.baseline[key], 'bytes');
+      ctx.report(`jobs.extensionHost.${name}Peak`, m.peak[key], 'bytes', { name: `jobs.extensionHost.${name}Before`, value: m.baseline[key] });
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

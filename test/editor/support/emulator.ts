@@ -1,0 +1,43 @@
+// The built emulator (dist/emulator.js, demo data) as a child process of the extension host, on a free port,
+// for editor suites that need a service to talk to. (test/editor/jobs.test.ts has its own copy of this.)
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+
+export interface RunningEmulator {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startEmulator(extensionPath: string): Promise<RunningEmulator> {
+  const child = spawn(process.execPath, [path.join(extensionPath, 'dist', 'emulator.js'), '--host', '127.0.0.1', '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // The extension host's node is Electron's (or code-server's): make sure it runs as plain node.
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`emulator did not start: ${output}`)), 30_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[0]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`emulator exited (${code}): ${output}`));
+    });
+  });
+  return {
+    url,
+    close: () => new Promise<void>((r) => {
+      if (child.exitCode !== null || child.signalCode !== null) return r();
+      child.once('exit', () => r());
+      child.kill('SIGTERM');
+    }),
+  };
+}
