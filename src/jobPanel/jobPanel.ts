@@ -3,6 +3,7 @@
 // record and its saved job.json. It never talks to the service: "Run again" and "Stop" go to the runner.
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
+import { safeFileName } from '../core/outputs/safeFileName';
 import type { ErrorAction } from '../errors/describeError';
 import type { HistoryStore } from '../history/historyStore';
 import { JOB_PANEL_VIEW_TYPE } from '../jobs/commandIds';
@@ -286,7 +287,11 @@ async function recordFromJobJson(folderPath: string | undefined, key: string): P
     const saved = (await readJobJson(folder.toString())) as Record<string, unknown> | undefined;
     if (!saved || typeof saved !== 'object') continue;
     const job = (saved['job'] ?? {}) as Record<string, unknown>;
-    const files = Array.isArray(saved['files']) ? (saved['files'] as Array<Record<string, unknown>>) : [];
+    // job.json is a file on disk anyone could edit: only names saveJobOutputs could have written are kept, so
+    // a crafted "../x.sh" can never become a path that Open externally or Save as… acts on.
+    const files = (Array.isArray(saved['files']) ? (saved['files'] as Array<Record<string, unknown>>) : []).filter(
+      (f) => typeof f['name'] === 'string' && f['name'] !== '' && safeFileName(f['name']) === f['name'],
+    );
     const parsed = JobRecord.safeParse({
       key,
       endpointId: saved['endpointId'],
