@@ -10,6 +10,7 @@ import { JobDurationModel, RESULT_RETENTION_MINUTES, runJob, waitForJob } from '
 import type { Job, JobInput } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import { outputCost } from '../core/outputs/outputs';
+import { redact } from '../core/log';
 import { describeError, type ErrorAction } from '../errors/describeError';
 import type { HistoryStore } from '../history/historyStore';
 import { isFinished, JobRecord, LocalStatus, newJobKey } from './jobRecord';
@@ -174,9 +175,9 @@ export class JobRunner implements vscode.Disposable {
           });
           return;
         }
-        const job = await wait(client, controller.signal, (update) => void apply(patchFromJob(record, update)));
+        const job = await wait(client, controller.signal, (update) => void apply(patchFromJob(record, update, this.clients.secrets())));
         await chain;
-        record = { ...record, ...patchFromJob(record, job) };
+        record = { ...record, ...patchFromJob(record, job, this.clients.secrets()) };
         await this.completeWithOutputs(record, job, controller.signal);
       } catch (err) {
         await chain;
@@ -225,7 +226,7 @@ export class JobRunner implements vscode.Disposable {
 }
 
 /** What a job object from the service changes in our record. */
-function patchFromJob(record: JobRecord, job: Job): Partial<JobRecord> {
+function patchFromJob(record: JobRecord, job: Job, secrets: readonly string[]): Partial<JobRecord> {
   const patch: Partial<JobRecord> = { jobId: job.id, status: job.status };
   if (job.status !== 'IN_QUEUE' && record.startedAt === undefined) patch.startedAt = Date.now();
   if (typeof job.delayTime === 'number') patch.delayTime = job.delayTime;
@@ -235,8 +236,9 @@ function patchFromJob(record: JobRecord, job: Job): Partial<JobRecord> {
   if (cost !== undefined) patch.cost = cost;
   // The record with the final status is published while the outputs are still being saved: a FAILED one
   // carries its reason already, or the panel and the Jobs view show "failed" without why until then.
+  // A worker's error text is shown and stored as it came: scrub the key from it by value, in case it echoes it.
   const failure = failureOf(job);
-  if (failure !== undefined) patch.error = failure;
+  if (failure !== undefined) patch.error = redact(failure, secrets);
   return patch;
 }
 

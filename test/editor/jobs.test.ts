@@ -545,37 +545,48 @@ suite('jobs', () => {
     }
   });
 
-  test('a service error that quotes the API key is recorded without it (scrubbed by value, not only as a bearer token)', async () => {
+  test('a service error or a failed job that quotes the API key is recorded without it (scrubbed by value, not only as a bearer token)', async () => {
     const key = 'sk-quoted-by-the-service-7f3a9c';
-    // A service whose 403 repeats the key it was sent in its detail, without "Bearer" in front of it.
-    const quoting = http.createServer((req, res) => {
-      const sent = String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
-      const body = JSON.stringify({ title: 'Forbidden', status: 403, detail: `key ${sent} may not run jobs here` });
-      res.writeHead(403, { 'content-type': 'application/problem+json', 'content-length': String(Buffer.byteLength(body)) });
+    const sentKey = (req: http.IncomingMessage): string => String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
+    const reply = (res: http.ServerResponse, status: number, type: string, value: unknown): void => {
+      const body = JSON.stringify(value);
+      res.writeHead(status, { 'content-type': type, 'content-length': String(Buffer.byteLength(body)) });
       res.end(body);
-    });
-    await new Promise<void>((r) => quoting.listen(0, '127.0.0.1', () => r()));
-    const origin = `http://127.0.0.1:${(quoting.address() as AddressInfo).port}`;
-    const memento = memoryMemento();
-    const history = new HistoryStore(memento, () => 100);
-    const quotingClient = createServiceClient({ billingBaseUrl: origin, jobsBaseUrl: origin, apiKey: key });
-    const noOutputs = { save: async () => ({ folder: workspaceFolder().uri.toString(), outputs: [] }), roots: () => [] };
-    const runner = new JobRunner(history, { getClient: async () => quotingClient, secrets: () => [key] }, noOutputs);
-    try {
-      const started = await runner.start({ endpointId: 'flux-dev', input: { prompt: 'refused' }, mode: 'async' });
-      const done = await eventually(() => {
-        const r = history.get(started.key);
-        return r?.finishedAt !== undefined && !runner.isRunning(started.key) ? r : undefined;
-      }, 'the refused job to end');
-      assert.equal(done.status, 'ERROR');
-      assert.match(done.error ?? '', /may not run jobs here/, 'the service\'s detail is shown');
-      assert.ok(!(done.error ?? '').includes(key), `the key is not in the record: ${done.error}`);
-      assert.match(done.error ?? '', /\[REDACTED\]/);
-    } finally {
-      runner.dispose();
-      history.dispose();
-      quoting.closeAllConnections();
-      await new Promise<void>((r) => quoting.close(() => r()));
+    };
+    const cases: Array<{ name: string; status: string; detail: RegExp; handle: http.RequestListener }> = [
+      // A service whose 403 repeats the key it was sent in its detail, without "Bearer" in front of it.
+      { name: 'a 403 detail', status: 'ERROR', detail: /may not run jobs here/, handle: (req, res) =>
+        reply(res, 403, 'application/problem+json', { title: 'Forbidden', status: 403, detail: `key ${sentKey(req)} may not run jobs here` }) },
+      // A worker whose failure message echoes the key it was started with.
+      { name: 'a failed job\'s error', status: 'FAILED', detail: /worker crashed/, handle: (req, res) =>
+        req.method === 'POST'
+          ? reply(res, 200, 'application/json', { id: 'job-quoting', status: 'IN_QUEUE' })
+          : reply(res, 200, 'application/json', { id: 'job-quoting', status: 'FAILED', delayTime: 1, executionTime: 1, error: `worker crashed with env RUNPOD_API_KEY=${sentKey(req)}` }) },
+    ];
+    for (const c of cases) {
+      const server = http.createServer(c.handle);
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const history = new HistoryStore(memoryMemento(), () => 100);
+      const quotingClient = createServiceClient({ billingBaseUrl: origin, jobsBaseUrl: origin, apiKey: key });
+      const noOutputs = { save: async () => ({ folder: workspaceFolder().uri.toString(), outputs: [] }), roots: () => [] };
+      const runner = new JobRunner(history, { getClient: async () => quotingClient, secrets: () => [key] }, noOutputs);
+      try {
+        const started = await runner.start({ endpointId: 'flux-dev', input: { prompt: 'refused' }, mode: 'async' });
+        const done = await eventually(() => {
+          const r = history.get(started.key);
+          return r?.finishedAt !== undefined && !runner.isRunning(started.key) ? r : undefined;
+        }, `the job to end (${c.name})`);
+        assert.equal(done.status, c.status, c.name);
+        assert.match(done.error ?? '', c.detail, `the service's words are shown (${c.name})`);
+        assert.ok(!(done.error ?? '').includes(key), `the key is not in the record (${c.name}): ${done.error}`);
+        assert.match(done.error ?? '', /\[REDACTED\]/, c.name);
+      } finally {
+        runner.dispose();
+        history.dispose();
+        server.closeAllConnections();
+        await new Promise<void>((r) => server.close(() => r()));
+      }
     }
   });
 
