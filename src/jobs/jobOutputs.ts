@@ -24,7 +24,7 @@ export interface SavedOutputs {
 }
 
 export interface JobOutputsWriter {
-  save(record: JobRecord, job: Job, signal?: AbortSignal): Promise<SavedOutputs>;
+  save(record: JobRecord, job: Job, signal?: AbortSignal, secrets?: readonly string[]): Promise<SavedOutputs>;
   /** Every folder outputs may be written to (the webview's localResourceRoots). */
   roots(): vscode.Uri[];
 }
@@ -49,7 +49,7 @@ export class WorkspaceOutputsWriter implements JobOutputsWriter {
     return [...folders.map((f) => vscode.Uri.joinPath(f.uri, dir)), vscode.Uri.joinPath(this.fallbackRoot, dir)];
   }
 
-  async save(record: JobRecord, job: Job, signal?: AbortSignal): Promise<SavedOutputs> {
+  async save(record: JobRecord, job: Job, signal?: AbortSignal, secrets: readonly string[] = []): Promise<SavedOutputs> {
     const parts = parseOutputs(job.output);
     const root = this.rootFor(record.inputFile);
     const saved = await saveJobOutputs({
@@ -63,6 +63,7 @@ export class WorkspaceOutputsWriter implements JobOutputsWriter {
       maxDownloadBytes: this.settings.maxDownloadBytes(),
       downloadTimeoutMs: this.settings.downloadTimeoutMs(),
       ...(signal ? { signal } : {}),
+      secrets,
     });
     const outputs = describeSaved(parts, saved);
     const thumbnail = outputs.find((o) => o.kind === 'image' && o.file)?.file;

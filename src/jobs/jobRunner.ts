@@ -207,7 +207,7 @@ export class JobRunner implements vscode.Disposable {
     // The record already holds patchFromJob(job): the status and, for a failed job, its reason.
     let patch: Partial<JobRecord> = { status: job.status };
     try {
-      const saved = await this.outputs.save(record, job, signal);
+      const saved = await this.outputs.save(record, job, signal, this.clients.secrets());
       patch = { ...patch, outputsFolder: saved.folder, outputs: saved.outputs, ...(saved.thumbnail ? { thumbnail: saved.thumbnail } : {}) };
     } catch (err) {
       patch.note = `The outputs could not be saved. ${describeError(err, { secrets: this.secrets() }).message}`;

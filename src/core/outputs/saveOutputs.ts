@@ -4,6 +4,7 @@
 // Nothing that could be saved is thrown away: a failed download is recorded in job.json and the rest is
 // still written.
 import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { redact } from '../log';
 import { join, resolve, sep } from 'node:path';
 import type { Job, JobInput } from '../schemas';
 import { downloadToFile, DownloadFailed } from './download';
@@ -26,6 +27,8 @@ export interface SaveJobOutputsOptions {
   maxDownloadBytes: number;
   downloadTimeoutMs: number;
   signal?: AbortSignal;
+  /** Strings scrubbed from job.json by value (the API key: a worker may echo it into its output or error). */
+  secrets?: readonly string[];
 }
 
 export interface SavedFile {
@@ -142,7 +145,7 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
     job,
   };
   const jobJsonPath = join(folder, 'job.json');
-  await writeFile(`${jobJsonPath}.part`, `${JSON.stringify(record, null, 2)}\n`);
+  await writeFile(`${jobJsonPath}.part`, `${redact(JSON.stringify(record, null, 2), options.secrets)}\n`);
   await rename(`${jobJsonPath}.part`, jobJsonPath);
   return { folder, jobJsonPath, files, failedDownloads, links, rejected, failedWrites };
 }

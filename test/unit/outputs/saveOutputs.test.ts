@@ -84,6 +84,16 @@ describe('saveJobOutputs', () => {
     assert.deepEqual((await readdir(saved.folder)).sort(), ['image-1-seed-42.png', 'image-2-seed-43.png', 'job.json']);
   });
 
+  test('job.json never holds the API key, even when the worker echoes it into its output', async () => {
+    const key = 'sk-echoed-by-a-worker-31c9d2';
+    const job = aCompletedJob('job-echo', { text: `env: RUNPOD_API_KEY=${key}`, nested: { note: `"${key}"` } });
+    const saved = await saveJobOutputs(options(job, { secrets: [key] }));
+    const text = await readFile(saved.jobJsonPath, 'utf8');
+    assert.ok(!text.includes(key), text);
+    const record = JSON.parse(text);
+    assert.match(record.job.output.text, /RUNPOD_API_KEY=\[REDACTED\]/);
+  });
+
   test('loopback URLs are downloaded without any credential, named from the Content-Type or the URL', async () => {
     const before = seen.length;
     const job = aCompletedJob('job-dl', { image_url: `${base}/a.png`, video_url: `${base}/clip`, audio_url: `${base}/sound.wav`, cost: 0.5 });
