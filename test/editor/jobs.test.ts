@@ -4,7 +4,6 @@
 // origin in answers to its own, so output downloads pass through it too and their headers are recorded.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { spawn } from 'node:child_process';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
@@ -19,43 +18,13 @@ import { HistoryStore } from '../../src/history/historyStore';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { click, count, driverAvailable, press, QUICK_INPUT, quickPickItem, typeText, screenshot, textContent, waitForSelector } from './support/driver';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
+import { startEmulator } from './support/emulator';
 import { memoryMemento } from './support/memoryMemento';
 
 interface Recorded {
   method: string;
   url: string;
   authorization: string | undefined;
-}
-
-/** The built emulator (dist/emulator.js, demo data) as a child process of this test, on a free port. */
-async function startEmulator(extensionPath: string): Promise<{ url: string; close(): Promise<void> }> {
-  const child = spawn(process.execPath, [path.join(extensionPath, 'dist', 'emulator.js'), '--host', '127.0.0.1', '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`emulator did not start: ${output}`)), 30_000);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[0]);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`emulator exited (${code}): ${output}`)));
-  });
-  return {
-    url,
-    close: () => new Promise<void>((r) => {
-      if (child.exitCode !== null) return r();
-      child.once('exit', () => r());
-      child.kill('SIGTERM');
-    }),
-  };
 }
 
 /** A pass-through proxy that records each request and points the emulator's own URLs back at itself. */

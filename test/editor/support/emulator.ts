@@ -1,5 +1,5 @@
 // The built emulator (dist/emulator.js, demo data) as a child process of the extension host, on a free port,
-// for editor suites that need a service to talk to. (test/editor/jobs.test.ts has its own copy of this.)
+// for editor suites that need a service to talk to (the job runner's suite and the memory bench).
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 
