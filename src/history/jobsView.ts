@@ -2,7 +2,7 @@
 // and duration, and the saved PNG as its icon where there is one. Clicking opens the job's panel from disk.
 import * as vscode from 'vscode';
 import { JobCommands } from '../jobs/commandIds';
-import { durationMs, isFinished, type JobRecord } from '../jobs/jobRecord';
+import { durationMs, isFinished, statusWords, type JobRecord } from '../jobs/jobRecord';
 import type { HistoryStore } from './historyStore';
 
 const STATUS_ICONS: Record<string, [string, string?]> = {
@@ -18,7 +18,7 @@ export class JobItem extends vscode.TreeItem {
   constructor(readonly record: JobRecord, running: boolean) {
     super(record.endpointId, vscode.TreeItemCollapsibleState.None);
     this.id = record.key;
-    const status = record.status.replace(/_/g, ' ').toLowerCase();
+    const status = statusWords(record.status);
     const duration = formatDuration(durationMs(record));
     // A job the service has finished but whose outputs are still being written is not "so far" any more.
     const progress = running ? (isFinished(record) ? 'saving outputs…' : `${duration} so far`) : duration;

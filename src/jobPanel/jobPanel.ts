@@ -7,7 +7,7 @@ import { safeFileName } from '../core/outputs/safeFileName';
 import type { ErrorAction } from '../errors/describeError';
 import type { HistoryStore } from '../history/historyStore';
 import { JOB_PANEL_VIEW_TYPE } from '../jobs/commandIds';
-import { isFinished, JobRecord } from '../jobs/jobRecord';
+import { isFinished, JobRecord, statusWords } from '../jobs/jobRecord';
 import { renderWebviewHtml, webviewOptions } from '../webview/html';
 import { WebviewChannel } from '../webview/messages';
 import { toPanelJob } from './panelModel';
@@ -255,7 +255,7 @@ export class JobPanels implements vscode.Disposable {
 
 function titleOf(record: JobRecord | undefined): string {
   if (!record) return 'Job';
-  return `${record.endpointId} · ${record.status.replace(/_/g, ' ').toLowerCase()}`;
+  return `${record.endpointId} · ${statusWords(record.status)}`;
 }
 
 async function readSmallFile(file: vscode.Uri): Promise<Uint8Array<ArrayBuffer> | undefined> {

@@ -67,6 +67,11 @@ export const JobRecord = z.looseObject({
 export type JobRecord = z.infer<typeof JobRecord>;
 
 /** True once nothing more will happen to the job on our side. */
+/** A status as a word in a sentence: "IN_PROGRESS" -> "in progress" (the Jobs view, panel titles, notifications). */
+export function statusWords(status: string): string {
+  return status.replace(/_/g, ' ').toLowerCase();
+}
+
 export function isFinished(record: Pick<JobRecord, 'status'>): boolean {
   return isTerminalStatus(record.status) || record.status === LocalStatus.stopped || record.status === LocalStatus.error;
 }

@@ -16,7 +16,7 @@ import { InputCodeLensProvider, registerInputCodeLens } from './inputCodeLens';
 import { InputDiagnostics } from './inputDiagnostics';
 import { JobActions, registerJobCommands } from './jobCommands';
 import { WorkspaceOutputsWriter } from './jobOutputs';
-import { LocalStatus, type JobRecord } from './jobRecord';
+import { LocalStatus, statusWords, type JobRecord } from './jobRecord';
 import { type ClientSource, JobRunner } from './jobRunner';
 import { createRunningJobsStatusBar } from './runningJobsStatusBar';
 
@@ -135,7 +135,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
 /** A job that ends while its panel is hidden (or closed) gets a notification with "Open". */
 function notifyIfHidden(record: JobRecord, panels: JobPanels): void {
   if (record.status === LocalStatus.stopped || panels.isVisible(record.key)) return;
-  const status = record.status === LocalStatus.error ? 'could not be followed' : record.status.replace(/_/g, ' ').toLowerCase();
+  const status = record.status === LocalStatus.error ? 'could not be followed' : statusWords(record.status);
   const text = `Job on ${record.endpointId} ${status}${record.error ? `: ${record.error.split('\n')[0]}` : ''}`;
   const show = record.status === 'COMPLETED' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
   void show(text, 'Open').then((choice) => {
