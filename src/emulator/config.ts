@@ -8,7 +8,8 @@ import { DateTime } from '../core/schemas';
 export const ENDPOINT_KINDS = ['image', 'public-image', 'public-video', 'public-audio', 'echo'] as const;
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
 
-export const SCOPES = ['billing:read', 'jobs:run', 'jobs:read'] as const;
+// endpoints:read (our addition, issue 9): the REST endpoint list and workers, GET /v2/serverless...
+export const SCOPES = ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const DEFAULT_QUEUE_MS = 500;
@@ -26,13 +27,23 @@ export const Prices = z.looseObject({
 export type Prices = z.infer<typeof Prices>;
 
 export const EndpointConfig = z.looseObject({
-  id: z.string().min(1).regex(/^[^/\s]+$/, 'must not contain "/" or whitespace'),
+  id: z
+    .string()
+    .min(1)
+    .regex(/^[^/\s]+$/, 'must not contain "/" or whitespace')
+    // The REST list (GET /v2/serverless/<id>) and the job routes (/v2/<endpoint>/...) share one origin here,
+    // unlike the real hosts: an endpoint called "serverless" would make /v2/serverless/health mean two things.
+    .refine((id) => id !== 'serverless', 'is reserved: "serverless" is the REST endpoint list route (GET /v2/serverless)'),
+  /** The human name shown by GET /v2/serverless (default: the id). */
+  name: z.string().min(1).optional(),
   kind: z.enum(ENDPOINT_KINDS),
   queueMs: z.number().int().min(0).max(86_400_000).default(DEFAULT_QUEUE_MS),
   executionMs: z.number().int().min(0).max(86_400_000).default(DEFAULT_EXECUTION_MS),
   /** When set, every job of this endpoint ends FAILED with this `error` message. */
   fail: z.string().min(1).optional(),
   prices: Prices.prefault({}),
+  /** Serverless GPU pool ids the workers are placed on (GET /v2/serverless shows them as gpu.pools). */
+  gpuPools: z.array(z.string().min(1)).min(1).default(['ADA_24']),
 });
 export type EndpointConfig = z.infer<typeof EndpointConfig>;
 

@@ -20,19 +20,19 @@ export function demoConfig(): EmulatorConfigInput {
       {
         id: 'demo',
         keys: [
-          { key: DEMO_KEYS.full, scopes: ['billing:read', 'jobs:run', 'jobs:read'] },
+          { key: DEMO_KEYS.full, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read'] },
           { key: DEMO_KEYS.billing, scopes: ['billing:read'] },
           { key: DEMO_KEYS.sdxl, scopes: ['jobs:run', 'jobs:read'], endpoints: ['sdxl-turbo'] },
           { key: DEMO_KEYS.expired, scopes: ['billing:read', 'jobs:run', 'jobs:read'], expiresAt: '2025-01-01T00:00:00Z' },
         ],
         endpoints: [
-          { id: 'sdxl-turbo', kind: 'image', queueMs: 300, executionMs: 1500 },
-          { id: 'flux-dev', kind: 'image', queueMs: 800, executionMs: 4000, prices: { gpuPerSecond: 0.00076 } },
-          { id: 'broken-gpu', kind: 'image', queueMs: 400, executionMs: 900, fail: 'CUDA out of memory: tried to allocate 2.00 GiB' },
-          { id: 'black-forest-labs-flux-1-schnell', kind: 'public-image', queueMs: 200, executionMs: 1200 },
-          { id: 'wan-2-1-video', kind: 'public-video', queueMs: 1000, executionMs: 6000, prices: { gpuPerSecond: 0.0012 } },
-          { id: 'kokoro-tts', kind: 'public-audio', queueMs: 150, executionMs: 700, prices: { gpuPerSecond: 0.00019 } },
-          { id: 'echo', kind: 'echo', queueMs: 100, executionMs: 200, prices: { gpuPerSecond: 0.00001 } },
+          { id: 'sdxl-turbo', name: 'SDXL Turbo', kind: 'image', queueMs: 300, executionMs: 1500 },
+          { id: 'flux-dev', name: 'FLUX.1 dev', kind: 'image', queueMs: 800, executionMs: 4000, prices: { gpuPerSecond: 0.00076 }, gpuPools: ['ADA_48_PRO', 'AMPERE_48'] },
+          { id: 'broken-gpu', name: 'Broken GPU (always fails)', kind: 'image', queueMs: 400, executionMs: 900, fail: 'CUDA out of memory: tried to allocate 2.00 GiB' },
+          { id: 'black-forest-labs-flux-1-schnell', name: 'FLUX.1 schnell', kind: 'public-image', queueMs: 200, executionMs: 1200 },
+          { id: 'wan-2-1-video', name: 'Wan 2.1 video', kind: 'public-video', queueMs: 1000, executionMs: 6000, prices: { gpuPerSecond: 0.0012 } },
+          { id: 'kokoro-tts', name: 'Kokoro TTS', kind: 'public-audio', queueMs: 150, executionMs: 700, prices: { gpuPerSecond: 0.00019 } },
+          { id: 'echo', name: 'Echo', kind: 'echo', queueMs: 100, executionMs: 200, prices: { gpuPerSecond: 0.00001 } },
         ],
         syntheticUsage: {
           days: DEMO_DAYS,
