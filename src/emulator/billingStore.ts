@@ -94,6 +94,11 @@ export class UserUsage {
     s.add(timeMs, amounts);
   }
 
+  /** The start of the first hour with usage of an endpoint, if it has any (GET /v2/serverless dates it by that). */
+  firstHourOf(serverlessId: string): number | undefined {
+    return this.series.get(serverlessId)?.hours[0];
+  }
+
   /** Endpoint ids with any usage ever (the user owns them for billing, even once deleted). */
   endpointIds(): string[] {
     return [...this.series.keys()];

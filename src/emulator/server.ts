@@ -13,6 +13,7 @@ import type { JobQueue } from './jobQueue';
 import { handleStatus, handleSubmit } from './jobRoutes';
 import type { RateLimiter } from './rateLimiter';
 import { HttpProblem, sendHttpProblem, sendProblem } from './respond';
+import { handleServerless, matchServerlessRoute, type ServerlessRoute } from './serverless/serverlessRoutes';
 
 export interface ServerContext {
   clock: EmulatorClock;
@@ -29,7 +30,8 @@ export interface ServerContext {
 type Route =
   | { name: 'billing'; allow: 'GET' }
   | { name: 'run' | 'runsync'; allow: 'POST'; endpointId: string }
-  | { name: 'status'; allow: 'GET'; endpointId: string; jobId: string };
+  | { name: 'status'; allow: 'GET'; endpointId: string; jobId: string }
+  | ServerlessRoute;
 
 function decode(segment: string): string | undefined {
   try {
@@ -42,6 +44,8 @@ function decode(segment: string): string | undefined {
 /** Matches a service route (SPEC 4.1-4.4) by path alone; the method is checked after, for a 405. */
 export function matchRoute(path: string): Route | undefined {
   if (path === '/v2/billing/serverless') return { name: 'billing', allow: 'GET' };
+  const serverless = matchServerlessRoute(path); // before the job routes: "serverless" is not an endpoint id
+  if (serverless) return serverless;
   const s = path.split('/');
   if (s[0] !== '' || s[1] !== 'v2') return undefined;
   const endpointId = s[2] !== undefined && s[2] !== '' ? decode(s[2]) : undefined;
@@ -80,7 +84,7 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
   if (path.startsWith('/files/')) return serveFile(ctx, req, res, path);
 
   const route = matchRoute(path);
-  if (!route) throw new HttpProblem(404, `There is no route ${path}. The service has GET /v2/billing/serverless, POST /v2/<endpoint>/run and /runsync, and GET /v2/<endpoint>/status/<job>.`);
+  if (!route) throw new HttpProblem(404, `There is no route ${path}. The service has GET /v2/billing/serverless, GET /v2/serverless[/<endpoint>[/workers]], POST /v2/<endpoint>/run and /runsync, and GET /v2/<endpoint>/status/<job>.`);
   if (method !== route.allow) throw new HttpProblem(405, `${method} is not allowed on ${path}; use ${route.allow}.`, undefined, { Allow: route.allow });
 
   const fault = ctx.faults.take(path);
@@ -103,6 +107,11 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
       return handleSubmit(jobCtx, req, res, principal, route.endpointId, route.name === 'runsync', url.searchParams);
     case 'status':
       return handleStatus(jobCtx, res, principal, route.endpointId, route.jobId, url.searchParams);
+    case 'endpoints':
+    case 'endpoint':
+    case 'workers':
+      // TODO(issue 9): the queue model's live workers, once JobQueue exposes them.
+      return handleServerless({ nowMs: ctx.clock.now(), workersOf: () => [] }, req, res, principal, route, url.searchParams);
   }
 }
 
