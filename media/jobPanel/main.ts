@@ -59,6 +59,7 @@ function elapsed(from: number, to: number): string {
 
 const STATUS_WORDS: Record<string, string> = {
   SUBMITTING: 'Submitting…',
+  SAVING_OUTPUTS: 'Finished, saving outputs…',
   IN_QUEUE: 'In queue',
   IN_PROGRESS: 'In progress',
   RUNNING: 'Running',
@@ -73,6 +74,7 @@ const STATUS_WORDS: Record<string, string> = {
 function statusLine(job: PanelJob, now: number): string {
   const words = STATUS_WORDS[job.status] ?? job.status;
   if (job.running && (job.status === 'IN_QUEUE' || job.status === 'SUBMITTING')) return `${words} for ${elapsed(job.submittedAt, now)}`;
+  if (job.status === 'SAVING_OUTPUTS') return words;
   if (job.running && job.startedAt !== undefined) return `${words} for ${elapsed(job.startedAt, now)}`;
   if (job.finishedAt !== undefined) return `${words} after ${elapsed(job.submittedAt, job.finishedAt)}`;
   return words;
@@ -150,7 +152,7 @@ function render(job: PanelJob, fromHost: boolean): void {
   header.append(meta);
 
   const actions = el('div', 'actions');
-  if (job.running) actions.append(button('Stop waiting', () => send({ type: 'cancel' }), { secondary: true, action: 'cancel', title: 'The service has no cancel route: this only stops following the job' }));
+  if (job.running && job.status !== 'SAVING_OUTPUTS') actions.append(button('Stop waiting', () => send({ type: 'cancel' }), { secondary: true, action: 'cancel', title: 'The service has no cancel route: this only stops following the job' }));
   actions.append(button('Run again', () => send({ type: 'runAgain' }), { action: 'run-again' }));
   if (job.outputsFolder) actions.append(button('Show outputs folder', () => send({ type: 'openOutputsFolder' }), { secondary: true }));
   header.append(actions);

@@ -2,7 +2,7 @@
 // and duration, and the saved PNG as its icon where there is one. Clicking opens the job's panel from disk.
 import * as vscode from 'vscode';
 import { JobCommands } from '../jobs/commandIds';
-import { durationMs, isFinished, statusWords, type JobRecord } from '../jobs/jobRecord';
+import { durationMs, isFinished, LocalStatus, statusWords, type JobRecord } from '../jobs/jobRecord';
 import type { HistoryStore } from './historyStore';
 
 const STATUS_ICONS: Record<string, [string, string?]> = {
@@ -21,9 +21,10 @@ export class JobItem extends vscode.TreeItem {
     const status = statusWords(record.status);
     const duration = formatDuration(durationMs(record));
     // A job the service has finished but whose outputs are still being written is not "so far" any more.
-    const progress = running ? (isFinished(record) ? 'saving outputs…' : `${duration} so far`) : duration;
+    const progress = running && record.status !== LocalStatus.saving ? `${duration} so far` : duration;
     this.description = `${status} · ${progress} · ${formatWhen(record.submittedAt)}`;
-    this.contextValue = running ? 'serverlessGpu.job.running' : 'serverlessGpu.job';
+    // A job whose outputs are being saved offers no "Stop waiting": the service already ended it.
+    this.contextValue = !running ? 'serverlessGpu.job' : record.status === LocalStatus.saving ? 'serverlessGpu.job.saving' : 'serverlessGpu.job.running';
     const tip = new vscode.MarkdownString(undefined, true);
     tip.isTrusted = false;
     tip.supportHtml = false;

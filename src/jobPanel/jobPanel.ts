@@ -41,6 +41,9 @@ const MAX_FILE_BYTES_IN_MESSAGE = 16 * 1024 * 1024;
 export class JobPanels implements vscode.Disposable {
   private readonly panels = new Map<string, OpenPanel>();
   private readonly subscriptions: vscode.Disposable[] = [];
+  private readonly postEmitter = new vscode.EventEmitter<{ key: string; job: PanelJob }>();
+  /** A job's state was posted to its page (the real-editor tests check each one against the disk). */
+  readonly onDidPost = this.postEmitter.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -63,6 +66,7 @@ export class JobPanels implements vscode.Disposable {
     for (const p of this.panels.values()) p.panel.dispose();
     this.panels.clear();
     for (const s of this.subscriptions) s.dispose();
+    this.postEmitter.dispose();
   }
 
   /** Opens (or reveals) the panel of a job. */
@@ -177,6 +181,7 @@ export class JobPanels implements vscode.Disposable {
     if (superseded()) return;
     open.panel.title = titleOf(record);
     open.channel.post({ type: 'job', job });
+    this.postEmitter.fire({ key, job });
   }
 
   /**

@@ -14,7 +14,7 @@ import type { EndpointMemory } from './endpointMemory';
 import { type EndpointSource, pickEndpoint } from './endpointPicker';
 import type { InputCodeLensProvider } from './inputCodeLens';
 import type { InputDiagnostics } from './inputDiagnostics';
-import type { JobRecord } from './jobRecord';
+import { LocalStatus, statusWords, type JobRecord } from './jobRecord';
 import type { JobRunner } from './jobRunner';
 import { refusedInputMessage } from './refusedInputMessage';
 
@@ -156,9 +156,9 @@ export class JobActions {
     pick.placeholder = 'Open a job';
     pick.items = running.map((r) => ({
       label: r.endpointId,
-      description: `${r.status}${r.jobId ? ` · ${r.jobId}` : ''}`,
+      description: `${statusWords(r.status)}${r.jobId ? ` · ${r.jobId}` : ''}`,
       key: r.key,
-      buttons: [{ iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: 'Stop waiting' }],
+      buttons: r.status === LocalStatus.saving ? [] : [{ iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: 'Stop waiting' }],
     }));
     const picked = await new Promise<Item | undefined>((resolve) => {
       pick.onDidTriggerItemButton((e) => {

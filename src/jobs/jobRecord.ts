@@ -8,6 +8,11 @@ import { isTerminalStatus } from '../core/schemas';
 export const LocalStatus = {
   /** The request is on its way; no job id yet. */
   submitting: 'SUBMITTING',
+  /**
+   * The service says the job ended, and its outputs and job.json are being written. A job is shown as
+   * COMPLETED / FAILED only once everything is on disk (issue 15): the service deletes results after 30 minutes.
+   */
+  saving: 'SAVING_OUTPUTS',
   /** The user stopped waiting (the service has no cancel route, SPEC 4): the job may still run there. */
   stopped: 'STOPPED',
   /** We could not submit or follow the job (network, 401, a job past retention…): `error` says why. */
@@ -66,12 +71,12 @@ export const JobRecord = z.looseObject({
 });
 export type JobRecord = z.infer<typeof JobRecord>;
 
-/** True once nothing more will happen to the job on our side. */
 /** A status as a word in a sentence: "IN_PROGRESS" -> "in progress" (the Jobs view, panel titles, notifications). */
 export function statusWords(status: string): string {
   return status.replace(/_/g, ' ').toLowerCase();
 }
 
+/** True once nothing more will happen to the job on our side. */
 export function isFinished(record: Pick<JobRecord, 'status'>): boolean {
   return isTerminalStatus(record.status) || record.status === LocalStatus.stopped || record.status === LocalStatus.error;
 }

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { CancelledError } from '../core/http/errors';
 import { Commands } from '../connection/commandIds';
 import { JobDurationModel, RESULT_RETENTION_MINUTES, runJob, waitForJob } from '../core/jobs';
-import type { Job, JobInput } from '../core/schemas';
+import { isTerminalStatus, type Job, type JobInput } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import { outputCost } from '../core/outputs/outputs';
 import { redact } from '../core/log';
@@ -110,7 +110,9 @@ export class JobRunner implements vscode.Disposable {
   /** Stops waiting for a job. The service offers no cancel route, so the record says so plainly. */
   cancel(key: string): boolean {
     const controller = this.active.get(key);
-    if (!controller) return false;
+    // Once the service has said the job ended there is nothing left to stop: stopping now would only lose
+    // the outputs being saved.
+    if (!controller || this.history.get(key)?.status === LocalStatus.saving) return false;
     controller.abort(new CancelledError());
     return true;
   }
@@ -178,6 +180,7 @@ export class JobRunner implements vscode.Disposable {
         const job = await wait(client, controller.signal, (update) => void apply(patchFromJob(record, update, this.clients.secrets())));
         await chain;
         record = { ...record, ...patchFromJob(record, job, this.clients.secrets()) };
+        await this.history.upsert(record);
         await this.completeWithOutputs(record, job, controller.signal);
       } catch (err) {
         await chain;
@@ -227,15 +230,18 @@ export class JobRunner implements vscode.Disposable {
 
 /** What a job object from the service changes in our record. */
 function patchFromJob(record: JobRecord, job: Job, secrets: readonly string[]): Partial<JobRecord> {
-  const patch: Partial<JobRecord> = { jobId: job.id, status: job.status };
+  // The service's terminal status is published by completeWithOutputs once the outputs are on disk; until
+  // then the record says "saving outputs", so nothing shows a finished job without its files (issue 15).
+  const status = isTerminalStatus(job.status) ? LocalStatus.saving : job.status;
+  const patch: Partial<JobRecord> = { jobId: job.id, status };
   if (job.status !== 'IN_QUEUE' && record.startedAt === undefined) patch.startedAt = Date.now();
   if (typeof job.delayTime === 'number') patch.delayTime = job.delayTime;
   if (typeof job.executionTime === 'number') patch.executionTime = job.executionTime;
   if (typeof job.workerId === 'string') patch.workerId = job.workerId;
   const cost = outputCost(job.output);
   if (cost !== undefined) patch.cost = cost;
-  // The record with the final status is published while the outputs are still being saved: a FAILED one
-  // carries its reason already, or the panel and the Jobs view show "failed" without why until then.
+  // The record published while the outputs are still being saved carries a FAILED job's reason already, so
+  // the panel can say why as soon as the final status appears.
   // A worker's error text is shown and stored as it came: scrub the key from it by value, in case it echoes it.
   const failure = failureOf(job);
   if (failure !== undefined) patch.error = redact(failure, secrets);

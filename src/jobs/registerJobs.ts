@@ -94,7 +94,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     view,
     patternChanged,
     registerInputCodeLens(codeLens, () => settings.inputFilePattern(), patternChanged.event),
-    createRunningJobsStatusBar(runner),
+    createRunningJobsStatusBar(runner, history),
     runner.onDidChangeRunning((n) => {
       updateBadge(n);
       tree.refresh();

@@ -12,9 +12,10 @@ import { createServiceClient } from '../../src/core/http/client';
 import { durationKey } from '../../src/core/jobs';
 import type { ServiceClient } from '../../src/core/service';
 import { JobCommands } from '../../src/jobs/commandIds';
-import type { JobRecord } from '../../src/jobs/jobRecord';
+import { LocalStatus, type JobRecord } from '../../src/jobs/jobRecord';
 import { JobRunner } from '../../src/jobs/jobRunner';
 import { HistoryStore } from '../../src/history/historyStore';
+import { JobsTreeProvider } from '../../src/history/jobsView';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { click, count, driverAvailable, press, QUICK_INPUT, quickPickItem, typeText, screenshot, textContent, waitForSelector } from './support/driver';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
@@ -324,6 +325,51 @@ suite('jobs', () => {
     }
   });
 
+  test('nothing says COMPLETED before job.json and every output are on disk: not the panel, not the Jobs view (issue 15)', async () => {
+    // Each panel message and each Jobs view item is checked against the disk at the very moment it appears:
+    // a record published as COMPLETED before its outputs were written would be caught here.
+    const uri = await writeInput('ordering.input.json', JSON.stringify({ input: { prompt: 'order of things', width: 512, height: 512, num_images: 4, seed: 3 } }));
+    await api.memory.rememberEndpoint(uri, 'sdxl-turbo');
+    const jobsView = new JobsTreeProvider(api.history, (key) => api.runner.isRunning(key));
+    const violations: string[] = [];
+    const seen = { panel: 0, view: 0 };
+    let key = '';
+    const onDisk = (record: JobRecord | undefined): boolean => {
+      if (!record?.outputsFolder) return false;
+      const folder = vscode.Uri.parse(record.outputsFolder).fsPath;
+      const files = record.outputs.filter((o) => o.file).map((o) => vscode.Uri.parse(o.file!).fsPath);
+      return fs.existsSync(path.join(folder, 'job.json')) && files.length >= 4 && files.every((f) => fs.existsSync(f));
+    };
+    const subscriptions = [
+      api.panels.onDidPost(({ key: posted, job }) => {
+        if (posted !== key) return;
+        if (job.status !== 'COMPLETED') return;
+        seen.panel++;
+        if (!onDisk(api.history.get(key)) || !job.jobJson?.includes('"jobId"')) violations.push(`panel said COMPLETED before the files (jobJson: ${Boolean(job.jobJson)})`);
+      }),
+      api.history.onDidChange(async () => {
+        const items = await jobsView.getChildren();
+        const item = items.find((i) => i.record.key === key);
+        if (!item || !/^completed/.test(String(item.description))) return;
+        seen.view++;
+        if (!onDisk(item.record)) violations.push(`Jobs view said "${String(item.description)}" before the files`);
+      }),
+    ];
+    try {
+      const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
+      key = started.key;
+      const done = await finished(started.key);
+      assert.equal(done.status, 'COMPLETED', done.error);
+      await eventually(() => seen.panel >= 1 || undefined, 'the panel to post COMPLETED');
+      assert.deepEqual(violations, []);
+      assert.ok(seen.panel >= 1 && seen.view >= 1, `COMPLETED was seen by the panel (${seen.panel}) and the Jobs view (${seen.view})`);
+      assert.ok(onDisk(done), 'the four images and job.json are on disk');
+    } finally {
+      for (const s of subscriptions) s.dispose();
+      jobsView.dispose();
+    }
+  });
+
   test('a hostile output (javascript: URL, HTML in the prompt) is shown as text and never run', async () => {
     const hostile = '<img src=x onerror=alert(1)><script>alert(2)</script><b>bold</b>';
     const uri = await writeInput('hostile.input.json', JSON.stringify({ prompt: hostile, image_url: 'javascript:alert(1)', video_url: 'javascript:alert(2)' }));
@@ -582,7 +628,7 @@ suite('jobs', () => {
     }
   });
 
-  test('a failed job\'s record says why from the moment it says FAILED, while its outputs are still being saved', async () => {
+  test('a failed job\'s record says why from the moment the service says FAILED, while its outputs are still being saved', async () => {
     const memento = memoryMemento();
     const history = new HistoryStore(memento, () => 100);
     let release = (): void => undefined;
@@ -596,8 +642,8 @@ suite('jobs', () => {
       const started = await runner.start({ endpointId: 'broken-gpu', input: { prompt: 'anything' }, mode: 'async' });
       const failed = await eventually(() => {
         const r = history.get(started.key);
-        return r?.status === 'FAILED' ? r : undefined;
-      }, 'the record to say FAILED');
+        return r?.status === LocalStatus.saving ? r : undefined;
+      }, 'the record to say the outputs are being saved');
       assert.ok(runner.isRunning(started.key), 'the outputs are still being saved');
       assert.match(failed.error ?? '', /CUDA out of memory/);
       release();
@@ -605,6 +651,7 @@ suite('jobs', () => {
         const r = history.get(started.key);
         return r?.finishedAt !== undefined && !runner.isRunning(started.key) ? r : undefined;
       }, 'the job to finish');
+      assert.equal(done.status, 'FAILED');
       assert.match(done.error ?? '', /CUDA out of memory/);
     } finally {
       release();
