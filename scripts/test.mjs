@@ -21,6 +21,8 @@ const steps = [
   { name: 'unit tests', cmd: 'node', args: ['scripts/run-node-tests.mjs', 'test/unit'], kind: 'node-test' },
   // The emulator as a separate process (dist/emulator.js from the build above), over real HTTP (issue 3).
   { name: 'emulator conformance', cmd: 'node', args: ['scripts/run-node-tests.mjs', 'test/emulator'], kind: 'node-test' },
+  // The platform's own JS client (npm runpod-sdk, pinned) against the emulator CLI (issue 9).
+  { name: 'runpod-sdk against the emulator', cmd: 'node', args: ['scripts/run-node-tests.mjs', 'test/sdk'], kind: 'node-test' },
   ...(skipEditor
     ? []
     : [

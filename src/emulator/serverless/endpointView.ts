@@ -4,7 +4,7 @@
 import type { ServerlessEndpoint } from '../../core/serverless/schemas';
 import type { UserUsage } from '../billingStore';
 import { isoUtc } from '../clock';
-import type { EndpointConfig, EndpointKind } from '../config';
+import type { EndpointConfig } from '../config';
 import { scalingOf } from './scaling';
 
 /** Public (model) endpoints belong to the platform, not to the user: the REST list has only the user's own. */
@@ -12,13 +12,15 @@ export function isListed(endpoint: EndpointConfig): boolean {
   return !endpoint.kind.startsWith('public-');
 }
 
-/** The container the emulated worker stands for; the real service shows the user's image here. */
-const IMAGE_OF_KIND: Record<EndpointKind, string> = {
+/** The container the emulated worker stands for; the real service shows the user's image here. A plain record:
+ *  a kind added later gets a name from the fallback below. */
+const IMAGE_OF_KIND: Record<string, string> = {
   image: 'serverless-emulator/image-worker:1',
   'public-image': 'serverless-emulator/image-worker:1',
   'public-video': 'serverless-emulator/video-worker:1',
   'public-audio': 'serverless-emulator/audio-worker:1',
   echo: 'serverless-emulator/echo-worker:1',
+  llm: 'serverless-emulator/vllm-worker:1',
 };
 
 export function imageOf(endpoint: EndpointConfig): string {
