@@ -5,23 +5,26 @@
 // The SDK builds every URL as `${baseUrl}/${endpointId}/<route>` (node_modules/runpod-sdk/src/index.ts), with
 // `baseUrl` from its options (default https://api.runpod.ai/v2), so the emulator is `{ baseUrl: URL + '/v2' }`.
 // It has no retry method: the retry test sends that one request itself and follows the job with the SDK.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import runpodSdk from 'runpod-sdk';
 import { moveClock, request, startEmulator, type Emulator } from '../emulator/harness';
-import { sdkConfig, SDK_KEY } from './sdkConfig';
+import { sdkConfig, SDK_KEY, type EndpointName } from './sdkConfig';
 
-let emu: Emulator;
-let sdk: ReturnType<typeof runpodSdk>;
+type Sdk = ReturnType<typeof runpodSdk>;
 
-before(async () => {
+/** Each test gets its own emulator (own clock, own queues) holding only the endpoints it drives. */
+async function withSdk(endpoints: EndpointName[], body: (sdk: Sdk, emu: Emulator) => Promise<void>): Promise<void> {
   // --verbose: one log line per request on stderr, so a test can tell which routes the SDK called.
-  emu = await startEmulator(sdkConfig(), { extraArgs: ['--verbose'] });
-  sdk = runpodSdk(SDK_KEY, { baseUrl: `${emu.url}/v2` });
-});
-after(async () => { await emu?.stop(); });
+  const emu = await startEmulator(sdkConfig(endpoints), { extraArgs: ['--verbose'] });
+  try {
+    await body(runpodSdk(SDK_KEY, { baseUrl: `${emu.url}/v2` }), emu);
+  } finally {
+    await emu.stop();
+  }
+}
 
-function endpoint(id: string) {
+function endpoint(sdk: Sdk, id: EndpointName) {
   const ep = sdk.endpoint(id);
   assert.ok(ep, `sdk.endpoint(${id}) returned nothing`);
   return ep;
@@ -38,8 +41,8 @@ async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: s
   }
 }
 
-test('run answers an id IN_QUEUE, and status follows the job to COMPLETED with its output and timings', async () => {
-  const ep = endpoint('echo');
+test('run answers an id IN_QUEUE, and status follows the job to COMPLETED with its output and timings', () => withSdk(['echo'], async (sdk) => {
+  const ep = endpoint(sdk, 'echo');
   const submitted = await ep.run({ input: { greeting: 'hello', n: 7 } });
   assert.match(submitted.id, /^[0-9a-f-]{36}$/);
   assert.equal(submitted.status, 'IN_QUEUE');
@@ -51,10 +54,10 @@ test('run answers an id IN_QUEUE, and status follows the job to COMPLETED with i
   // The SDK's own reading of the status: it knows COMPLETED is terminal and a success.
   assert.equal(done.completed, true);
   assert.equal(done.succeeded, true);
-});
+}));
 
-test('runSync of a job longer than its wait answers it COMPLETED, through /status-sync after /runsync', async () => {
-  const ep = endpoint('slow-sync');
+test('runSync of a job longer than its wait answers it COMPLETED, through /status-sync after /runsync', () => withSdk(['slow-sync'], async (sdk, emu) => {
+  const ep = endpoint(sdk, 'slow-sync');
   const started = Date.now();
   const r = (await ep.runSync({ input: { long: true } }, 1500)) as unknown as Record<string, unknown>;
   const took = Date.now() - started;
@@ -68,10 +71,10 @@ test('runSync of a job longer than its wait answers it COMPLETED, through /statu
   const log = emu.output();
   assert.match(log, new RegExp(`POST /v2/slow-sync/runsync\\?wait=1500 200`));
   assert.match(log, new RegExp(`GET /v2/slow-sync/status-sync/${String(r.id)}\\?wait=\\d+ 200`));
-});
+}));
 
-test('stream of the llm endpoint yields several chunks while it writes, then the job is COMPLETED with all of them', async () => {
-  const ep = endpoint('llama-chat');
+test('stream of the llm endpoint yields several chunks while it writes, then the job is COMPLETED with all of them', () => withSdk(['llama-chat'], async (sdk) => {
+  const ep = endpoint(sdk, 'llama-chat');
   const { id } = await ep.run({ input: { prompt: 'Tell me about queues', sampling_params: { max_tokens: 30 } } });
   const chunks: unknown[] = [];
   for await (const chunk of ep.stream(id)) chunks.push(chunk);
@@ -83,10 +86,10 @@ test('stream of the llm endpoint yields several chunks while it writes, then the
   assert.deepEqual(final.output, chunks.map((c) => (c as { output: unknown }).output));
   const text = chunks.map((c) => ((c as { output: { choices: Array<{ tokens: string[] }> } }).output.choices[0]!.tokens).join('')).join('');
   assert.ok(text.trim().split(/\s+/).length >= 10, `streamed text: ${JSON.stringify(text)}`);
-});
+}));
 
-test('cancel of a running job answers CANCELLED, and status says CANCELLED afterwards', async () => {
-  const ep = endpoint('one-worker');
+test('cancel of a running job answers CANCELLED, and status says CANCELLED afterwards', () => withSdk(['one-worker'], async (sdk) => {
+  const ep = endpoint(sdk, 'one-worker');
   const { id } = await ep.run({ input: { job: 'to cancel' } });
   await until(() => ep.status(id), (s) => s.status === 'IN_PROGRESS', 'job to cancel starts');
   const c = await ep.cancel(id);
@@ -96,10 +99,10 @@ test('cancel of a running job answers CANCELLED, and status says CANCELLED after
   assert.equal(s.status, 'CANCELLED');
   assert.equal((s as Record<string, unknown>).completed, true);
   assert.equal((s as Record<string, unknown>).succeeded, false);
-});
+}));
 
-test('retry of a FAILED job queues it again (the SDK follows it back to FAILED) and health counts the retry', async () => {
-  const ep = endpoint('broken');
+test('retry of a FAILED job queues it again (the SDK follows it back to FAILED) and health counts the retry', () => withSdk(['broken'], async (sdk, emu) => {
+  const ep = endpoint(sdk, 'broken');
   const { id } = await ep.run({ input: { any: 'thing' } });
   const failed = (await until(() => ep.status(id), (s) => s.status === 'FAILED', 'broken job')) as Record<string, unknown>;
   assert.match(String(failed.error), /CUDA out of memory/);
@@ -112,10 +115,10 @@ test('retry of a FAILED job queues it again (the SDK follows it back to FAILED) 
   await until(() => ep.status(id), (s) => s.status === 'FAILED', 'retried job');
   const afterRetry = await ep.health();
   assert.equal(afterRetry.jobs.retried, before.jobs.retried + 1);
-});
+}));
 
-test('health counts move as jobs queue, run and complete (one worker: one runs, two wait)', async () => {
-  const ep = endpoint('health-ep');
+test('health counts move as jobs queue, run and complete (one worker: one runs, two wait)', () => withSdk(['health-ep'], async (sdk, emu) => {
+  const ep = endpoint(sdk, 'health-ep');
   const h0 = await ep.health();
   assert.deepEqual([h0.jobs.inQueue, h0.jobs.inProgress, h0.workers.running], [0, 0, 0]);
   const ids: string[] = [];
@@ -129,10 +132,10 @@ test('health counts move as jobs queue, run and complete (one worker: one runs, 
   assert.deepEqual([h2.jobs.inQueue, h2.jobs.inProgress], [0, 0]);
   assert.equal(h2.jobs.completed, h0.jobs.completed + 3);
   for (const id of ids) assert.equal((await ep.status(id)).status, 'COMPLETED');
-});
+}));
 
-test('purgeQueue removes the queued jobs and says how many; the running one goes on', async () => {
-  const ep = endpoint('purge-ep');
+test('purgeQueue removes the queued jobs and says how many; the running one goes on', () => withSdk(['purge-ep'], async (sdk) => {
+  const ep = endpoint(sdk, 'purge-ep');
   const ids: string[] = [];
   for (let i = 0; i < 4; i++) ids.push((await ep.run({ input: { i } })).id);
   await until(() => ep.health(), (h) => h.jobs.inProgress === 1 && h.jobs.inQueue === 3, 'one running, three queued');
@@ -143,4 +146,4 @@ test('purgeQueue removes the queued jobs and says how many; the running one goes
   assert.deepEqual([h.jobs.inQueue, h.jobs.inProgress], [0, 1]);
   assert.equal((await ep.status(ids[0]!)).status, 'IN_PROGRESS');
   assert.equal((await ep.purgeQueue()).removed, 0);
-});
+}));
