@@ -4,8 +4,9 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { DateTime } from '../core/schemas';
+import { RUNTIME_FIELDS } from './jobs/runtimeSettings';
 
-export const ENDPOINT_KINDS = ['image', 'public-image', 'public-video', 'public-audio', 'echo'] as const;
+export const ENDPOINT_KINDS = ['image', 'public-image', 'public-video', 'public-audio', 'echo', 'llm'] as const;
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
 
 // endpoints:read (our addition, issue 9): the REST endpoint list and workers, GET /v2/serverless...
@@ -42,6 +43,7 @@ export const EndpointConfig = z.looseObject({
   /** When set, every job of this endpoint ends FAILED with this `error` message. */
   fail: z.string().min(1).optional(),
   prices: Prices.prefault({}),
+  ...RUNTIME_FIELDS,
   /** Serverless GPU pool ids the workers are placed on (GET /v2/serverless shows them as gpu.pools). */
   gpuPools: z.array(z.string().min(1)).min(1).default(['ADA_24']),
 });
@@ -127,6 +129,7 @@ export const EmulatorConfigSchema = z
       u.endpoints.forEach((e, ei) => {
         if (seenEndpoints.has(e.id)) ctx.addIssue({ code: 'custom', path: ['users', ui, 'endpoints', ei, 'id'], message: `duplicate endpoint id '${e.id}'` });
         seenEndpoints.add(e.id);
+        if (e.workersMin > e.workersMax) ctx.addIssue({ code: 'custom', path: ['users', ui, 'endpoints', ei, 'workersMin'], message: `must not exceed workersMax (${e.workersMax})` });
       });
     });
   });

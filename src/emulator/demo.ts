@@ -33,6 +33,10 @@ export function demoConfig(): EmulatorConfigInput {
           { id: 'wan-2-1-video', name: 'Wan 2.1 video', kind: 'public-video', queueMs: 1000, executionMs: 6000, prices: { gpuPerSecond: 0.0012 } },
           { id: 'kokoro-tts', name: 'Kokoro TTS', kind: 'public-audio', queueMs: 150, executionMs: 700, prices: { gpuPerSecond: 0.00019 } },
           { id: 'echo', name: 'Echo', kind: 'echo', queueMs: 100, executionMs: 200, prices: { gpuPerSecond: 0.00001 } },
+          // Issue 9: an endpoint whose cold start shows (8 s initializing) and whose two workers make a burst queue.
+          { id: 'sd35-large', name: 'SD 3.5 Large (cold starts)', kind: 'image', queueMs: 500, executionMs: 5000, coldStartMs: 8000, workersMax: 2, idleTimeoutMs: 15_000, prices: { gpuPerSecond: 0.00069 } },
+          // Issue 9: a streaming text worker (vLLM-shaped output); one active worker, so it answers without a cold start.
+          { id: 'llama-chat', name: 'Llama 3.1 8B Instruct', kind: 'llm', queueMs: 150, workersMin: 1, workersMax: 3, coldStartMs: 4000, prices: { gpuPerSecond: 0.00031 } },
         ],
         syntheticUsage: {
           days: DEMO_DAYS,

@@ -9,6 +9,7 @@ import { parseConfig, type EmulatorConfig, type EmulatorConfigInput, type UserCo
 import { demoConfig } from './demo';
 import { FileStore } from './fileStore';
 import { JobQueue } from './jobQueue';
+import { OperationLimiter } from './jobs/operationLimits';
 import { RateLimiter } from './rateLimiter';
 import { createEmulatorServer } from './server';
 import { defaultScale, generateUsage } from './syntheticUsage';
@@ -91,7 +92,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   let origin = '';
   const files = new FileStore(clock);
-  const jobs = new JobQueue({ clock, retentionMs: config.retentionMinutes * 60_000, files, origin: () => origin });
+  const jobs = new JobQueue({ clock, retentionMs: config.retentionMinutes * 60_000, files, origin: () => origin, log: options.log });
   const faults = new FaultQueue();
   const stopping = new AbortController();
   const sweep = (): void => {
@@ -101,6 +102,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const server = createEmulatorServer({
     clock, keys, jobs, files, faults,
     limiter: new RateLimiter(config.rateLimits, clock),
+    opLimiter: new OperationLimiter(),
     admin: options.admin ? { clock, faults, onClockMoved: sweep } : undefined,
     stopping: stopping.signal,
     log: options.log,
@@ -128,6 +130,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     close() {
       closing ??= new Promise<void>((resolve) => {
         clearInterval(timer);
+        jobs.close();
         stopping.abort();
         server.close(() => resolve());
         server.closeIdleConnections();

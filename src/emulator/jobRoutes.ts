@@ -1,8 +1,13 @@
-// The job routes (SPEC 4.2-4.4): POST /v2/<endpoint>/run and /runsync, GET /v2/<endpoint>/status/<job>.
+// The job routes that submit and read one job: POST /v2/<endpoint>/run and /runsync (SPEC 4.2, 4.3),
+// GET /v2/<endpoint>/status/<job> (SPEC 4.4, plus the docs' `?ttl=`), and GET /status-sync/<job>?wait=MS (the
+// long-poll runpod-sdk's runSync uses once /runsync has answered with an unfinished job). The routes that act
+// on a job or an endpoint (cancel, retry, purge-queue, health, stream) are in jobs/runtimeRoutes.ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { RunRequest } from '../core/schemas';
 import { requireEndpoint, requireScope, type Principal } from './auth';
-import type { JobQueue } from './jobQueue';
+import type { EmulatorClock } from './clock';
+import type { EmulatedJob, JobQueue } from './jobQueue';
+import { holdUntil } from './jobs/hold';
+import { parseRunBody } from './jobs/runBody';
 import { readQueryParams } from './queryParams';
 import { readBody } from './requestBody';
 import { HttpProblem, sendJson } from './respond';
@@ -10,50 +15,53 @@ import { HttpProblem, sendJson } from './respond';
 export const DEFAULT_RUNSYNC_WAIT_MS = 90_000;
 export const MIN_RUNSYNC_WAIT_MS = 1000;
 export const MAX_RUNSYNC_WAIT_MS = 300_000;
+/** `?ttl=` on /status: from 1 s (the docs' example is 6000) to one week, the longest policy.ttl. */
+export const MIN_STATUS_TTL_MS = 1000;
+export const MAX_STATUS_TTL_MS = 7 * 86_400_000;
 
 export interface JobRouteContext {
   jobs: JobQueue;
-  /** Aborted when the emulator stops, so held runsync requests answer at once. */
+  clock: EmulatorClock;
+  /** Aborted when the emulator stops, so held requests answer at once. */
   stopping: AbortSignal;
 }
 
-/** The query of a job route: only /runsync takes one parameter, `wait` (issue 3), else a 400 naming each bad one. */
-function readWait(search: URLSearchParams, sync: boolean): number {
-  const { values, errors } = readQueryParams(search, sync ? ['wait'] : []);
-  const v = values.wait;
-  const n = v !== undefined && /^\d+$/.test(v) ? Number(v) : Number.NaN;
-  if (v !== undefined && !(n >= MIN_RUNSYNC_WAIT_MS && n <= MAX_RUNSYNC_WAIT_MS)) {
-    errors.push(`wait: must be an integer number of milliseconds from ${MIN_RUNSYNC_WAIT_MS} to ${MAX_RUNSYNC_WAIT_MS} (got "${v}")`);
+type Query = Partial<Record<'wait' | 'ttl', number>>;
+
+/** The query of a job route: only the named parameters, each an integer in its range, else a 400 naming it. */
+export function readJobQuery(search: URLSearchParams, allowed: ReadonlyArray<'wait' | 'ttl'>): Query {
+  const { values, errors } = readQueryParams(search, allowed);
+  const out: Query = {};
+  const ranges = { wait: [MIN_RUNSYNC_WAIT_MS, MAX_RUNSYNC_WAIT_MS], ttl: [MIN_STATUS_TTL_MS, MAX_STATUS_TTL_MS] } as const;
+  for (const name of allowed) {
+    const v = values[name];
+    if (v === undefined) continue;
+    const [min, max] = ranges[name];
+    const n = /^\d+$/.test(v) ? Number(v) : Number.NaN;
+    if (n >= min && n <= max) out[name] = n;
+    else errors.push(`${name}: must be an integer number of milliseconds from ${min} to ${max} (got "${v}")`);
   }
   if (errors.length) throw new HttpProblem(400, `The query string is invalid: ${errors.join('; ')}.`, errors);
-  return v === undefined ? DEFAULT_RUNSYNC_WAIT_MS : n;
+  return out;
 }
 
-/** The body of /run and /runsync: exactly {"input": {...}} (SPEC 4.2), errors in JSON-path words. */
-export function parseRunBody(body: Buffer): Record<string, unknown> {
-  let json: unknown;
-  try {
-    json = JSON.parse(body.toString('utf8'));
-  } catch (err) {
-    throw new HttpProblem(400, `The request body is not valid JSON: ${(err as Error).message}`, ['$: not valid JSON']);
+/** The job `jobId` of the caller on `endpointId`, or a 404. */
+export function requireJob(ctx: JobRouteContext, p: Principal, endpointId: string, jobId: string): EmulatedJob {
+  const job = ctx.jobs.find(p.account, endpointId, jobId);
+  if (!job) {
+    throw new HttpProblem(404, `No job "${jobId}" on endpoint "${endpointId}": it never existed here, or it finished more than the retention period ago and its result was deleted.`);
   }
-  const r = RunRequest.safeParse(json);
-  if (r.success) return r.data.input;
-  const errors: string[] = [];
-  for (const issue of r.error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      errors.push(`$: additional properties ${issue.keys.map((k) => `'${k}'`).join(', ')} not allowed`);
-    } else if (issue.path.length === 0) {
-      errors.push('$: must be a JSON object with one property, "input"');
-    } else if (issue.path.length === 1 && issue.path[0] === 'input' && (json as Record<string, unknown>).input === undefined) {
-      errors.push("$: missing required property 'input'");
-    } else if (issue.path.length === 1 && issue.path[0] === 'input') {
-      errors.push('$.input: must be a JSON object');
-    } else {
-      errors.push(`$.${issue.path.map(String).join('.')}: ${issue.message}`);
-    }
-  }
-  throw new HttpProblem(400, `The request body is invalid: ${errors.join('; ')}.`, errors);
+  return job;
+}
+
+/** Holds the response until the job ends or `waitMs` of real time pass; a client that hangs up stops the wait. */
+async function holdForEnd(ctx: JobRouteContext, res: ServerResponse, job: EmulatedJob, waitMs: number): Promise<void> {
+  const hangUp = new AbortController();
+  const onClose = (): void => hangUp.abort();
+  res.on('close', onClose);
+  const stop = AbortSignal.any([hangUp.signal, ctx.stopping]);
+  await holdUntil(ctx.clock, () => ctx.jobs.isFinished(job), () => ctx.jobs.nextChangeAt(job), waitMs, stop);
+  res.off('close', onClose);
 }
 
 export async function handleSubmit(
@@ -62,20 +70,15 @@ export async function handleSubmit(
 ): Promise<void> {
   requireScope(p, 'jobs:run');
   const endpoint = requireEndpoint(p, endpointId);
-  const waitMs = readWait(search, sync);
-  const input = parseRunBody(await readBody(req));
-  const job = ctx.jobs.submit(p.account, endpoint, input, sync);
+  const { wait } = readJobQuery(search, sync ? ['wait'] : []);
+  const body = parseRunBody(await readBody(req));
+  const job = ctx.jobs.submit(p.account, endpoint, body, sync);
   if (!sync) {
     sendJson(res, 200, { id: job.id, status: 'IN_QUEUE' }); // SPEC 4.2: only id and status
     return;
   }
-  // A client that hangs up stops the wait; the job itself runs on, as on the real service.
-  const hangUp = new AbortController();
-  const onClose = (): void => hangUp.abort();
-  res.on('close', onClose);
-  const stop = AbortSignal.any([hangUp.signal, ctx.stopping]);
-  await ctx.jobs.waitForEnd(job, waitMs, stop);
-  res.off('close', onClose);
+  // The job itself runs on if the client hangs up, as on the real service.
+  await holdForEnd(ctx, res, job, wait ?? DEFAULT_RUNSYNC_WAIT_MS);
   sendJson(res, 200, ctx.jobs.view(job));
 }
 
@@ -84,11 +87,21 @@ export function handleStatus(
 ): void {
   requireScope(p, 'jobs:read');
   requireEndpoint(p, endpointId);
-  const { errors } = readQueryParams(search, []);
-  if (errors.length) throw new HttpProblem(400, `The query string is invalid: ${errors.join('; ')}.`, errors);
-  const job = ctx.jobs.find(p.account, endpointId, jobId);
-  if (!job) {
-    throw new HttpProblem(404, `No job "${jobId}" on endpoint "${endpointId}": it never existed here, or it finished more than the retention period ago and its result was deleted.`);
-  }
+  const { ttl } = readJobQuery(search, ['ttl']);
+  const job = requireJob(ctx, p, endpointId, jobId);
+  // The docs' `?ttl=` removes the result sooner than the default retention: it can shorten it, never extend it.
+  if (ttl !== undefined) job.retentionMs = Math.min(job.retentionMs, ttl);
+  sendJson(res, 200, ctx.jobs.view(job));
+}
+
+/** GET /status-sync/<job>?wait=MS: /status, held like /runsync until the job ends (at most `wait`, default 90 s). */
+export async function handleStatusSync(
+  ctx: JobRouteContext, res: ServerResponse, p: Principal, endpointId: string, jobId: string, search: URLSearchParams,
+): Promise<void> {
+  requireScope(p, 'jobs:read');
+  requireEndpoint(p, endpointId);
+  const { wait } = readJobQuery(search, ['wait']);
+  const job = requireJob(ctx, p, endpointId, jobId);
+  await holdForEnd(ctx, res, job, wait ?? DEFAULT_RUNSYNC_WAIT_MS);
   sendJson(res, 200, ctx.jobs.view(job));
 }

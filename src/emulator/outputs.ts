@@ -5,6 +5,7 @@ import { SAMPLE_VIDEO_WEBM_BASE64 } from './assets/sampleVideo';
 import type { EndpointConfig } from './config';
 import { FILE_TTL_MS, type FileStore } from './fileStore';
 import { drawImage } from './png';
+import { llmBatch, planLlm, tickCount } from './jobs/llm';
 import { hashString } from './prng';
 import { synthesizeWav } from './wav';
 
@@ -78,6 +79,12 @@ export function buildOutput(ctx: OutputContext): JobResult {
     switch (ctx.endpoint.kind) {
       case 'echo':
         return { ok: true, output: ctx.input };
+      case 'llm': {
+        // The vLLM worker aggregates its stream: the final output is the list of every batch it yielded.
+        const p = planLlm(ctx.input);
+        if (!p.ok) return { ok: false, error: p.error };
+        return { ok: true, output: Array.from({ length: tickCount(p.plan) }, (_, k) => llmBatch(p.plan, k)) };
+      }
       case 'image': {
         const p = imageParams(ctx);
         const count = intField(ctx.input, 'num_images', 1, 1, MAX_NUM_IMAGES);

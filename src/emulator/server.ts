@@ -10,7 +10,8 @@ import type { EmulatorClock } from './clock';
 import { applyFault, type FaultQueue } from './faults';
 import type { FileStore } from './fileStore';
 import type { JobQueue } from './jobQueue';
-import { handleStatus, handleSubmit } from './jobRoutes';
+import { dispatchJobRoute, matchJobRoute, type JobRoute } from './jobs/jobRouteTable';
+import type { OperationLimiter } from './jobs/operationLimits';
 import type { RateLimiter } from './rateLimiter';
 import { HttpProblem, sendHttpProblem, sendProblem } from './respond';
 import { handleServerless, matchServerlessRoute, type ServerlessRoute } from './serverless/serverlessRoutes';
@@ -19,6 +20,8 @@ export interface ServerContext {
   clock: EmulatorClock;
   keys: KeyRing;
   limiter: RateLimiter;
+  /** The docs' per-endpoint, per-operation limits (jobs/operationLimits.ts). */
+  opLimiter: OperationLimiter;
   jobs: JobQueue;
   files: FileStore;
   faults: FaultQueue;
@@ -29,8 +32,7 @@ export interface ServerContext {
 
 type Route =
   | { name: 'billing'; allow: 'GET' }
-  | { name: 'run' | 'runsync'; allow: 'POST'; endpointId: string }
-  | { name: 'status'; allow: 'GET'; endpointId: string; jobId: string }
+  | JobRoute
   | ServerlessRoute;
 
 function decode(segment: string): string | undefined {
@@ -48,14 +50,7 @@ export function matchRoute(path: string): Route | undefined {
   if (serverless) return serverless;
   const s = path.split('/');
   if (s[0] !== '' || s[1] !== 'v2') return undefined;
-  const endpointId = s[2] !== undefined && s[2] !== '' ? decode(s[2]) : undefined;
-  if (endpointId === undefined) return undefined;
-  if (s.length === 4 && (s[3] === 'run' || s[3] === 'runsync')) return { name: s[3], allow: 'POST', endpointId };
-  if (s.length === 5 && s[3] === 'status' && s[4] !== '') {
-    const jobId = decode(s[4]!);
-    if (jobId !== undefined) return { name: 'status', allow: 'GET', endpointId, jobId };
-  }
-  return undefined;
+  return matchJobRoute(s);
 }
 
 async function serveFile(ctx: ServerContext, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
@@ -84,13 +79,19 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
   if (path.startsWith('/files/')) return serveFile(ctx, req, res, path);
 
   const route = matchRoute(path);
-  if (!route) throw new HttpProblem(404, `There is no route ${path}. The service has GET /v2/billing/serverless, GET /v2/serverless[/<endpoint>[/workers]], POST /v2/<endpoint>/run and /runsync, and GET /v2/<endpoint>/status/<job>.`);
+  if (!route) throw new HttpProblem(404, `There is no route ${path}. The service has GET /v2/billing/serverless, GET /v2/serverless[/<endpoint>[/workers]], POST /v2/<endpoint>/run, /runsync and /purge-queue, GET /v2/<endpoint>/health, GET /v2/<endpoint>/status, /status-sync and /stream/<job>, and POST /v2/<endpoint>/cancel and /retry/<job>.`);
   if (method !== route.allow) throw new HttpProblem(405, `${method} is not allowed on ${path}; use ${route.allow}.`, undefined, { Allow: route.allow });
 
   const fault = ctx.faults.take(path);
   if (fault && (await applyFault(fault, req, res, path))) return;
 
   const principal = ctx.keys.authenticate(req.headers.authorization, ctx.clock.now());
+  // The per-operation limit is checked before the user's windows take a unit, so a refusal uses none.
+  const op = 'endpointId' in route && route.name !== 'endpoint' && route.name !== 'workers' ? route : undefined;
+  const opCheck = op && ctx.opLimiter.check(principal.account.id, op.endpointId, op.name, ctx.clock.now());
+  if (opCheck && !opCheck.allowed) {
+    throw new HttpProblem(429, `Rate limit exceeded for /${op!.name} on endpoint "${op!.endpointId}" (${opCheck.limit} requests per 10 seconds); retry in ${opCheck.retryAfterSeconds} s.`, undefined, { 'Retry-After': String(opCheck.retryAfterSeconds) });
+  }
   const rate = ctx.limiter.take(principal.account.id);
   for (const [k, v] of Object.entries(rate.headers)) res.setHeader(k, v);
   if (!rate.allowed) {
@@ -98,20 +99,20 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
     throw new HttpProblem(429, `Rate limit exceeded for the ${windows} window${rate.exceeded.length > 1 ? 's' : ''}; retry in ${rate.retryAfterSeconds} s.`);
   }
 
-  const jobCtx = { jobs: ctx.jobs, stopping: ctx.stopping };
+  if (op) ctx.opLimiter.consume(principal.account.id, op.endpointId, op.name, ctx.clock.now());
+
   switch (route.name) {
     case 'billing':
       return handleBilling(res, principal, url.searchParams, ctx.clock.now(), ctx.jobs);
-    case 'run':
-    case 'runsync':
-      return handleSubmit(jobCtx, req, res, principal, route.endpointId, route.name === 'runsync', url.searchParams);
-    case 'status':
-      return handleStatus(jobCtx, res, principal, route.endpointId, route.jobId, url.searchParams);
     case 'endpoints':
     case 'endpoint':
     case 'workers':
-      // TODO(issue 9): the queue model's live workers, once JobQueue exposes them.
-      return handleServerless({ nowMs: ctx.clock.now(), workersOf: () => [] }, req, res, principal, route, url.searchParams);
+      return handleServerless(
+        { nowMs: ctx.clock.now(), workersOf: (e) => ctx.jobs.workersOf(principal.account, e.id)?.workers ?? [] },
+        req, res, principal, route, url.searchParams,
+      );
+    default:
+      return dispatchJobRoute({ jobs: ctx.jobs, clock: ctx.clock, stopping: ctx.stopping }, req, res, principal, route, url.searchParams);
   }
 }
 

@@ -81,7 +81,8 @@ export function config(o: ConfigOptions = {}) {
           { id: ENDPOINTS.video, kind: 'public-video', queueMs: 1_000, executionMs: 2_000 },
           { id: ENDPOINTS.audio, kind: 'public-audio', queueMs: 1_000, executionMs: 2_000 },
           { id: ENDPOINTS.echo, kind: 'echo', queueMs: 20, executionMs: 30 },
-          { id: ENDPOINTS.slow, kind: 'image', queueMs: 3_600_000, executionMs: 3_600_000 },
+          // An hour's run needs more than the platform's default 10-minute execution timeout.
+          { id: ENDPOINTS.slow, kind: 'image', queueMs: 3_600_000, executionMs: 3_600_000, executionTimeoutMs: 7_200_000 },
           ...(o.aliceEndpoints ?? []),
         ],
         usage: o.aliceUsage ?? [],

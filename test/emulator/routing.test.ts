@@ -14,7 +14,7 @@ function allowed(header: unknown): string[] {
   return String(header ?? '').split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
 }
 
-for (const path of ['/', '/v1/billing/serverless', '/v2/billing', '/v2/billing/pods', `/v2/${ENDPOINTS.echo}`, `/v2/${ENDPOINTS.echo}/cancel/x`, `/v2/${ENDPOINTS.echo}/status`, '/v3/echo/run']) {
+for (const path of ['/', '/v1/billing/serverless', '/v2/billing', '/v2/billing/pods', `/v2/${ENDPOINTS.echo}`, `/v2/${ENDPOINTS.echo}/bogus/x`, `/v2/${ENDPOINTS.echo}/status`, '/v3/echo/run']) {
   test(`GET ${path} is 404 problem+json`, async () => {
     assertProblem(await request(emu.url, path, { key: KEYS.full }), 404);
   });
