@@ -94,7 +94,9 @@ export class JobQueue {
     if (queued > QUEUE_LIMIT_FLOOR && queued > endpoint.workersMax * QUEUE_LIMIT_PER_WORKER) {
       throw new HttpProblem(429, `The queue of endpoint "${endpoint.id}" is full (${queued} jobs waiting, more than 50 and more than ${QUEUE_LIMIT_PER_WORKER} per max worker); retry later.`, undefined, { 'Retry-After': '10' });
     }
-    const now = this.o.clock.now();
+    // The runtime's own instant (it was just advanced to the clock): a later clock read could be a millisecond on,
+    // and the job would seem queued after the worker its arrival started.
+    const now = runtime.now;
     // SPEC 2.7: synchronous jobs carry a sync- prefix.
     const id = `${sync ? 'sync-' : ''}${randomUUID()}`;
     const job: EmulatedJob = {
@@ -165,13 +167,14 @@ export class JobQueue {
     if (status !== 'FAILED' && status !== 'TIMED_OUT') {
       throw new HttpProblem(400, `Only a FAILED or TIMED_OUT job can be retried; job "${job.id}" is ${status}.`);
     }
-    const now = this.o.clock.now();
+    const runtime = this.runtime(job.endpoint);
+    const now = runtime.now;
     Object.assign(job, {
       queuedAtMs: now, expiresAtMs: now + (job.policy.ttl ?? DEFAULT_JOB_TTL_MS), retries: job.retries + 1, streamCursor: 0,
       startsAtMs: undefined, endsAtMs: undefined, end: undefined, workerId: undefined, result: undefined,
     });
     if (job.webhook) this.watch(job);
-    this.runtime(job.endpoint).enqueue(job);
+    runtime.enqueue(job);
     return { id: job.id, status: 'IN_QUEUE' };
   }
 
