@@ -26,8 +26,10 @@ const ENDPOINTS: Array<Record<string, unknown> & { id: EndpointName }> = [
   { id: 'slow-sync', kind: 'echo', queueMs: 300, executionMs: 2200 },
   { id: 'llama-chat', name: 'Llama chat', kind: 'llm', queueMs: 50 },
   { id: 'broken', kind: 'echo', queueMs: 50, executionMs: 100, fail: 'CUDA out of memory: tried to allocate 2.00 GiB' },
-  // One warm-starting worker and hour-long jobs: what runs and what waits is decided by the test.
-  { id: 'one-worker', kind: 'echo', queueMs: 50, executionMs: HOUR_MS, workersMax: 1, coldStartMs: 0 },
-  { id: 'health-ep', kind: 'echo', queueMs: 50, executionMs: HOUR_MS, workersMax: 1, coldStartMs: 0 },
-  { id: 'purge-ep', kind: 'echo', queueMs: 50, executionMs: HOUR_MS, workersMax: 1, coldStartMs: 0 },
+  // One warm-starting worker and hour-long jobs (over the platform's 10-minute default execution timeout, so
+  // the timeout is raised): what runs and what waits is decided by the test.
+  { id: 'one-worker', kind: 'echo', queueMs: 50, executionMs: HOUR_MS, executionTimeoutMs: 2 * HOUR_MS, workersMax: 1, coldStartMs: 0 },
+  // Five-minute jobs: three in a row end within the 30 minutes a finished job is kept (and counted by /health).
+  { id: 'health-ep', kind: 'echo', queueMs: 50, executionMs: 5 * 60_000, workersMax: 1, coldStartMs: 0 },
+  { id: 'purge-ep', kind: 'echo', queueMs: 50, executionMs: HOUR_MS, executionTimeoutMs: 2 * HOUR_MS, workersMax: 1, coldStartMs: 0 },
 ];

@@ -1,31 +1,24 @@
 // An endpoint's worker and scaling settings as the REST list shows them (`workers.min/max/idleTimeout`,
-// `timeout`), read from the endpoint config. The queue model (src/emulator/jobs/) owns these fields; this
-// room only reads them, with the platform's defaults when a config leaves them out.
+// `timeout`), read from the endpoint config. The queue model (src/emulator/jobs/runtimeSettings.ts) owns these
+// fields and their defaults; this room only converts them to the reference's units.
 import type { EndpointConfig } from '../config';
 
 export interface EndpointScaling {
   workersMin: number;
   workersMax: number;
-  /** Seconds an idle worker is kept before it scales down. */
+  /** Seconds an idle worker is kept before it scales down: the reference's `workers.idleTimeout`, 1..3600. */
   idleTimeoutSeconds: number;
   /** Per-request execution timeout (the REST `timeout`), in milliseconds. */
   executionTimeoutMs: number;
 }
 
-/** The reference's create defaults (workers.max 3 in its CPU example, idleTimeout 5, timeout 300000). */
-const DEFAULTS: EndpointScaling = { workersMin: 0, workersMax: 3, idleTimeoutSeconds: 5, executionTimeoutMs: 300_000 };
-
-function intField(e: EndpointConfig, name: string): number | undefined {
-  const v = (e as Record<string, unknown>)[name];
-  return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
-}
-
 export function scalingOf(e: EndpointConfig): EndpointScaling {
-  const idleMs = intField(e, 'idleTimeoutMs');
   return {
-    workersMin: intField(e, 'workersMin') ?? DEFAULTS.workersMin,
-    workersMax: intField(e, 'workersMax') ?? DEFAULTS.workersMax,
-    idleTimeoutSeconds: intField(e, 'idleTimeoutSeconds') ?? (idleMs !== undefined ? Math.max(1, Math.round(idleMs / 1000)) : DEFAULTS.idleTimeoutSeconds),
-    executionTimeoutMs: intField(e, 'executionTimeoutMs') ?? DEFAULTS.executionTimeoutMs,
+    workersMin: e.workersMin,
+    workersMax: e.workersMax,
+    // The config counts in milliseconds (0 is allowed: workers stop at once); the reference's field is whole
+    // seconds from 1 to 3600, so it is rounded into that range.
+    idleTimeoutSeconds: Math.min(3600, Math.max(1, Math.round(e.idleTimeoutMs / 1000))),
+    executionTimeoutMs: e.executionTimeoutMs,
   };
 }
