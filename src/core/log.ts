@@ -48,17 +48,45 @@ function secretForms(secret: string): string[] {
 
 /** Removes the value of any Authorization header, any bearer token, and every given secret from `text`. */
 export function redact(text: string, secrets: readonly string[] = []): string {
-  let out = text
+  const out = text
     .replace(AUTH_HEADER_QUOTED, (_m, prefix: string, quote: string) => `${prefix}${quote}${REDACTED}${quote}`)
     .replace(AUTH_HEADER_BARE, (_m, prefix: string, space: string) => `${prefix}${space}${REDACTED}`)
     .replace(BEARER_TOKEN, (_m, prefix: string) => `${prefix}${REDACTED}`);
-  const forms = secrets.filter((s) => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH).flatMap(secretForms);
+  return scrubSecrets(out, secrets);
+}
+
+/**
+ * Replaces every given secret in `text` by value (as is, URL-encoded, JSON-escaped) with `[REDACTED]`, and
+ * nothing else: unlike `redact`, it leaves "Bearer …" words alone, so a worker's own text is not rewritten.
+ * Returns `text` itself (no copy) when no secret occurs in it: the transport runs this on every body, 30 MB
+ * billing answers included. The replacement keeps JSON valid: it only ever replaces whole escaped forms.
+ */
+export function scrubSecrets(text: string, secrets: readonly (string | undefined)[]): string {
+  const forms = secrets.filter((s): s is string => typeof s === 'string' && s.length >= MIN_SECRET_LENGTH).flatMap(secretForms);
   // Longest first, so a secret that contains another is removed whole.
   forms.sort((a, b) => b.length - a.length);
+  let out = text;
   for (const form of forms) {
     if (out.includes(form)) out = out.replace(new RegExp(escapeRegExp(form), 'g'), REDACTED);
   }
   return out;
+}
+
+// In JSON text, `\u0041` is `A`: a body could spell the key with escapes no by-value search finds. Escapes of
+// printable ASCII are turned back into their characters first (`"` and `\\` into their short escapes, which is
+// the JSON-escaped form searched for). The pattern takes `\\` as one unit, so an escaped backslash followed by
+// "u0041" is left as it is.
+const JSON_ESCAPE = /\\(u[0-9a-fA-F]{4}|[^])/g;
+
+/** `text` with needless `\uXXXX` escapes of printable ASCII spelled out; `text` itself when it has none. */
+export function unescapePrintableAscii(text: string): string {
+  if (!text.includes('\\u')) return text;
+  return text.replace(JSON_ESCAPE, (escape: string, what: string) => {
+    if (what.length !== 5) return escape;
+    const code = parseInt(what.slice(1), 16);
+    if (code === 0x22 || code === 0x5c) return `\\${String.fromCharCode(code)}`;
+    return code >= 0x20 && code < 0x7f ? String.fromCharCode(code) : escape;
+  });
 }
 
 /** Turns any logged value into text. Objects become JSON (Headers and Maps as plain objects); never throws. */

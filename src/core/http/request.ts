@@ -17,7 +17,7 @@ import { CancelledError, NetworkError, RateLimitedError, SchemaError, ServiceErr
 import { exhaustedWindow, isEmptySnapshot, mergeRateLimits, parseRateLimitHeaders, rateLimitWaitMs } from './rateLimit';
 import { errorFromResponse, requestedWaitMs } from './responseError';
 import { systemClock, type Clock } from './clock';
-import { silentLogger, type Logger } from '../log';
+import { scrubSecrets, silentLogger, unescapePrintableAscii, type Logger } from '../log';
 import type { RateLimitSnapshot } from '../service';
 
 export interface RetryPolicy {
@@ -167,6 +167,15 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     }
   }
 
+  /**
+   * The body with the key removed by value. Workers are user code and a buggy one echoes its request; the
+   * `includes` tests inside keep a clean 30 MB billing body uncopied.
+   */
+  function scrubBody(text: string): string {
+    if (!options.apiKey) return text;
+    return scrubSecrets(unescapePrintableAscii(text), [options.apiKey]);
+  }
+
   /** One exchange: request out, whole body in. Throws Cancelled/Timeout/Network errors, never a raw one. */
   async function exchange(request: HttpRequest): Promise<RawResponse> {
     const { signal } = request;
@@ -202,7 +211,10 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           logger.debug(`redirected to ${url.origin}${url.pathname}`);
           continue;
         }
-        const text = await response.text();
+        // THE choke point of issue 12: every byte of every answer passes here before it is parsed, so no
+        // field (a worker's output, workerId, error, a problem's detail) can carry the key to a panel, the
+        // history, job.json or a log, whatever new field a later version reads.
+        const text = scrubBody(await response.text());
         return { status: response.status, headers: response.headers, body: text, receivedAt: clock.now() };
       }
     } catch (e) {
