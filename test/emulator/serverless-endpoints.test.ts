@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ListEndpointsResponse, ListEndpointWorkersResponse, ServerlessEndpoint } from '../../src/core/serverless/schemas';
-import { client, request, runCli, startEmulator, writeConfig, type Emulator } from './harness';
+import { client, moveClock, request, runCli, startEmulator, writeConfig, type Emulator } from './harness';
 import { assertBadParams, assertProblem, assertUnauthorized } from './assertions';
 import { config, ENDPOINTS, KEYS, usage } from './fixtures';
 
@@ -22,7 +22,12 @@ export function listConfig(o: Parameters<typeof config>[0] = {}) {
     aliceUsage: [usage(ENDPOINTS.echo, '2026-03-02T10:15:00Z', 1)],
     ...o,
     aliceEndpoints: [
-      { id: 'named', name: 'My named endpoint', kind: 'echo', queueMs: 20, executionMs: 30, gpuPools: ['AMPERE_80', 'ADA_80_PRO'] },
+      { id: 'named', name: 'My named endpoint', kind: 'echo', queueMs: 20, executionMs: 30, gpuPools: ['AMPERE_80', 'ADA_80_PRO'],
+        workersMin: 1, workersMax: 4, idleTimeoutMs: 30_000, executionTimeoutMs: 120_000 },
+      // Two warm workers, hour-long jobs: only the admin clock moves them.
+      { id: 'pool', kind: 'echo', queueMs: 0, executionMs: 3_600_000, executionTimeoutMs: 7_200_000, workersMin: 2, workersMax: 2 },
+      // No warm worker, a visible cold start.
+      { id: 'cold', kind: 'echo', queueMs: 0, executionMs: 3_600_000, executionTimeoutMs: 7_200_000, coldStartMs: 60_000, workersMax: 1 },
       ...(o.aliceEndpoints ?? []),
     ],
   });
@@ -41,7 +46,7 @@ export function listConfig(o: Parameters<typeof config>[0] = {}) {
 }
 
 /** Alice's own (non-public) endpoints, in config order. */
-const ALICE_LISTED = [ENDPOINTS.image, ENDPOINTS.failing, ENDPOINTS.echo, ENDPOINTS.slow, 'named'];
+const ALICE_LISTED = [ENDPOINTS.image, ENDPOINTS.failing, ENDPOINTS.echo, ENDPOINTS.slow, 'named', 'pool', 'cold'];
 
 let emu: Emulator;
 before(async () => { emu = await startEmulator(listConfig()); });
@@ -88,12 +93,13 @@ describe('GET /v2/serverless', () => {
     assert.equal(named.type, 'QUEUE');
     assert.deepEqual(named.gpu, { pools: ['AMPERE_80', 'ADA_80_PRO'], count: 1, allowedCudaVersions: [], minCudaVersion: null });
     assert.deepEqual(byId.get(ENDPOINTS.image)!.gpu!.pools, ['ADA_24']);
-    assert.equal(typeof named.workers.min, 'number');
-    assert.equal(typeof named.workers.max, 'number');
-    assert.ok(named.workers.max! >= named.workers.min!, JSON.stringify(named.workers));
-    assert.ok(named.workers.idleTimeout! >= 1 && named.workers.idleTimeout! <= 3600, JSON.stringify(named.workers));
+    // workersMin, workersMax, idleTimeoutMs (in the reference's seconds) and executionTimeoutMs from the config.
+    assert.deepEqual(named.workers, { min: 1, max: 4, idleTimeout: 30 });
+    assert.equal(named.timeout, 120_000);
+    // The queue model's defaults for an endpoint that sets none: 0, 3, 5 s, 600 s.
+    const image = byId.get(ENDPOINTS.image)!;
+    assert.deepEqual([image.workers, image.timeout], [{ min: 0, max: 3, idleTimeout: 5 }, 600_000]);
     assert.deepEqual(named.scaling, { type: 'QUEUE_DELAY', queueDelay: 4 });
-    assert.ok(Number.isInteger(named.timeout) && named.timeout > 0);
     assert.equal(named.flashboot, 'OFF');
     assert.deepEqual([named.dataCenterIds, named.networkVolumes], [[], []]);
   });
@@ -171,6 +177,60 @@ describe('GET /v2/serverless/<id>/workers', () => {
       assert.equal(body.workers.filter((w) => w.status === status).length, s[status.toLowerCase() as 'running' | 'idle' | 'initializing']);
     }
     assert.equal(body.endpointVersion, 1);
+  });
+});
+
+describe('GET /v2/serverless/<id>/workers follows the queue model', () => {
+  type Listed = { workers: Array<Record<string, unknown>>; summary: Record<string, number> };
+  const workersOf = async (id: string): Promise<Listed> => {
+    const r = await client(emu.url, LIST.full).get(`/v2/serverless/${id}/workers`);
+    assert.equal(r.status, 200, r.text);
+    return ListEndpointWorkersResponse.parse(r.json) as unknown as Listed;
+  };
+  const statuses = (l: Listed): string[] => l.workers.map((w) => String(w.status)).sort();
+
+  test('active (min) workers are listed IDLE before any job, with the endpoint\'s GPU, image and data center', async () => {
+    const l = await workersOf('named');
+    assert.deepEqual(statuses(l), ['IDLE']);
+    const w = l.workers[0]!;
+    assert.deepEqual([w.gpuTypeId, w.gpuCount, w.image, w.dataCenterId, w.isStale, w.version],
+      ['NVIDIA A100 80GB PCIe', 1, 'serverless-emulator/echo-worker:1', 'EU-RO-1', false, 1]);
+    assert.equal(typeof w.startedAt, 'string');
+    assert.ok(Number.isInteger(w.uptimeSeconds) && (w.uptimeSeconds as number) >= 0, String(w.uptimeSeconds));
+  });
+
+  test('an endpoint without min workers lists none until a job comes (scaled-down workers are not listed)', async () => {
+    const l = await workersOf(ENDPOINTS.failing);
+    assert.deepEqual([l.workers, l.summary.total], [[], 0]);
+  });
+
+  test('a job makes one of two workers RUNNING; the summary counts it; uptime follows the clock', async () => {
+    const before = await workersOf('pool');
+    assert.deepEqual(statuses(before), ['IDLE', 'IDLE']);
+    const run = await request(emu.url, '/v2/pool/run', { method: 'POST', key: LIST.full, body: { input: {} } });
+    assert.equal(run.status, 200, run.text);
+    const l = await workersOf('pool');
+    assert.deepEqual(statuses(l), ['IDLE', 'RUNNING']);
+    assert.deepEqual([l.summary.running, l.summary.idle, l.summary.total], [1, 1, 2]);
+    assert.deepEqual(l.workers.map((w) => w.id).sort(), before.workers.map((w) => w.id).sort(), 'the same two workers');
+    const up = l.workers[0]!.uptimeSeconds as number;
+    await moveClock(emu.url, { advanceMs: 120_000 });
+    const later = await workersOf('pool');
+    assert.ok((later.workers[0]!.uptimeSeconds as number) >= up + 120, `${later.workers[0]!.uptimeSeconds} < ${up} + 120`);
+  });
+
+  test('a cold start is INITIALIZING (not started: startedAt and uptimeSeconds null), then RUNNING the job', async () => {
+    assert.deepEqual((await workersOf('cold')).workers, []);
+    const run = await request(emu.url, '/v2/cold/run', { method: 'POST', key: LIST.full, body: { input: {} } });
+    assert.equal(run.status, 200, run.text);
+    const booting = await workersOf('cold');
+    assert.deepEqual(statuses(booting), ['INITIALIZING']);
+    assert.deepEqual([booting.workers[0]!.startedAt, booting.workers[0]!.uptimeSeconds, booting.summary.initializing], [null, null, 1]);
+    await moveClock(emu.url, { advanceMs: 61_000 });
+    const running = await workersOf('cold');
+    assert.deepEqual(statuses(running), ['RUNNING']);
+    assert.equal(running.workers[0]!.id, booting.workers[0]!.id);
+    assert.equal(typeof running.workers[0]!.startedAt, 'string');
   });
 });
 
