@@ -78,8 +78,14 @@ test('stream of the llm endpoint yields several chunks while it writes, then the
   const ep = endpoint(sdk, 'llama-chat');
   const { id } = await ep.run({ input: { prompt: 'Tell me about queues', sampling_params: { max_tokens: 30 } } });
   const chunks: unknown[] = [];
-  for await (const chunk of ep.stream(id)) chunks.push(chunk);
+  const arrivals: number[] = [];
+  for await (const chunk of ep.stream(id)) {
+    chunks.push(chunk);
+    arrivals.push(Date.now());
+  }
   assert.ok(chunks.length >= 3, `only ${chunks.length} chunk(s): ${JSON.stringify(chunks)}`);
+  // Streamed while it was written (30 tokens at a few per 100 ms), not handed over at once at the end.
+  assert.ok(arrivals[arrivals.length - 1]! - arrivals[0]! >= 300, `all chunks came within ${arrivals[arrivals.length - 1]! - arrivals[0]!} ms`);
   for (const c of chunks) assert.ok(c && typeof c === 'object' && 'output' in c, `a stream item without output: ${JSON.stringify(c)}`);
   const final = (await ep.status(id)) as Record<string, unknown>;
   assert.equal(final.status, 'COMPLETED');
