@@ -72,6 +72,9 @@ test('runSync of a job longer than its wait answers it COMPLETED, through /statu
   const statusSync = new RegExp(`GET /v2/slow-sync/status-sync/${String(r.id)}\\?wait=\\d+ 200`);
   const log = await until(async () => emu.output(), (out) => statusSync.test(out), 'the status-sync log line', 5000);
   assert.match(log, new RegExp(`POST /v2/slow-sync/runsync\\?wait=1500 200`));
+  // Held until the job ended, not answered at once: one or two holds, not a busy loop of polls.
+  const holds = log.match(new RegExp(statusSync.source, 'g'))!.length;
+  assert.ok(holds <= 3, `${holds} status-sync requests: they were not held`);
 }));
 
 test('stream of the llm endpoint yields several chunks while it writes, then the job is COMPLETED with all of them', () => withSdk(['llama-chat'], async (sdk) => {
