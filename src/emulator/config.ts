@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { DateTime } from '../core/schemas';
+import { OperationLimitsConfig } from './jobs/operationLimits';
 import { RUNTIME_FIELDS } from './jobs/runtimeSettings';
 
 export const ENDPOINT_KINDS = ['image', 'public-image', 'public-video', 'public-audio', 'echo', 'llm'] as const;
@@ -112,6 +113,8 @@ export const EmulatorConfigSchema = z
       })
       .prefault({}),
     retentionMinutes: z.number().positive().default(DEFAULT_RETENTION_MINUTES),
+    /** Per-endpoint, per-operation requests per 10 s (jobs/operationLimits.ts); each defaults to the docs' number. */
+    operationLimits: OperationLimitsConfig.prefault({}),
     users: z.array(UserConfig).min(1),
   })
   .superRefine((cfg, ctx) => {

@@ -102,7 +102,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const server = createEmulatorServer({
     clock, keys, jobs, files, faults,
     limiter: new RateLimiter(config.rateLimits, clock),
-    opLimiter: new OperationLimiter(),
+    opLimiter: new OperationLimiter(config.operationLimits),
     admin: options.admin ? { clock, faults, onClockMoved: sweep } : undefined,
     stopping: stopping.signal,
     log: options.log,
