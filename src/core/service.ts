@@ -1,6 +1,9 @@
 // The contract of the core client: what the editor layer (tree, panel, commands) calls. Implemented by
 // `createServiceClient` in ./http/client.ts; job waiting lives in ./jobs/. No `vscode` import.
 import type { BillingQueryParams, Job, JobInput, ListServerlessBillingResponse, RateLimitWindow, RunResponse } from './schemas';
+import type { RuntimeCalls } from './runtime/client';
+import type { RequestOptions } from './runtime/schemas';
+import type { ServerlessCalls } from './serverless/client';
 
 /** Where requests go and with which key. The key is only ever sent to these two origins. */
 export interface ConnectionSettings {
@@ -39,14 +42,20 @@ export interface BillingResult {
   warnings: string[];
 }
 
-export interface ServiceClient {
+/** A job's submission: the input, and the documented options sent with it (webhook, policy, s3Config). */
+export interface SubmitOptions extends CallOptions {
+  request?: RequestOptions;
+}
+
+/** SPEC 4's routes, plus the platform's job-control routes and its endpoint list (feature-detected by callers). */
+export interface ServiceClient extends RuntimeCalls, ServerlessCalls {
   readonly settings: Readonly<ConnectionSettings>;
   /** GET /v2/billing/serverless (SPEC 4.1). The query is validated first; a bad one throws BadQueryError and sends nothing. */
   listBilling(query: BillingQueryParams, options?: CallOptions): Promise<BillingResult>;
   /** POST /v2/{id}/run (SPEC 4.2). Never retried once the request may have reached the server. */
-  run(endpointId: string, input: JobInput, options?: CallOptions): Promise<RunResponse>;
+  run(endpointId: string, input: JobInput, options?: SubmitOptions): Promise<RunResponse>;
   /** POST /v2/{id}/runsync (SPEC 4.3). May return a job that is not terminal yet: continue with waitForJob. Never retried. */
-  runSync(endpointId: string, input: JobInput, options?: CallOptions & { waitMs?: number }): Promise<Job>;
+  runSync(endpointId: string, input: JobInput, options?: SubmitOptions & { waitMs?: number }): Promise<Job>;
   /** GET /v2/{id}/status/{jobId} (SPEC 4.4). */
   status(endpointId: string, jobId: string, options?: CallOptions): Promise<Job>;
   /** The latest RateLimit state seen on any response of this client. */

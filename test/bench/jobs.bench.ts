@@ -5,6 +5,9 @@
 //    no duration estimate), and "warm", 5 endpoints (0.5 s to 11 s) each seen once before, 10 jobs each. Both follow the same 50 durations in the same run, all 100 jobs at once (the emulator runs every
 //    job on its own worker, so they do not slow each other down), so load on the machine hits both alike.
 //    "Finishing on the emulator" = the moment /run answered + delayTime + executionTime of the final job.
+//    Both scenarios follow a service WITHOUT status-sync (the waiter is told so), as a SPEC-only service is.
+//    A third, "coldSync" (issue 10), follows 50 more endpoints never seen on the emulator's long poll
+//    (GET /status-sync?wait=), learned as a real service's would be, beside fixed 1 s polling in the same run.
 // 2. The peak memory (RSS and heap) of this process while it receives one job with four 2048x2048 PNG images,
 //    decodes them and saves them the way the runner does (parseOutputs + saveJobOutputs), against the same
 //    process just before the job. The extension host runs the same code path on the same Node.
@@ -18,6 +21,7 @@ import { saveJobOutputs } from '../../src/core/outputs/saveOutputs';
 import { isTerminalStatus, type Job } from '../../src/core/schemas';
 import type { ServiceClient } from '../../src/core/service';
 import { runJob, waitForJob } from '../../src/core/jobs';
+import { RouteSupport } from '../../src/core/runtime/routeSupport';
 import { startEmulator } from '../emulator/harness';
 import type { BenchContext } from './context';
 
@@ -39,6 +43,7 @@ const WARM = [500, 2000, 4000, 7000, 11_000].map((total, i) => ({ id: `warm-${i}
 function benchConfig() {
   const endpoints = durations().map((d, i) => ({ id: `job-bench-${i}`, kind: 'echo', ...d }));
   for (const w of WARM) endpoints.push({ kind: 'echo', ...w });
+  for (const [i, d] of durations().entries()) endpoints.push({ id: `sync-bench-${i}`, kind: 'echo', ...d });
   endpoints.push({ id: 'big-images', kind: 'image', queueMs: 0, executionMs: 200 } as (typeof endpoints)[number]);
   return {
     rateLimits: { minute: 10_000_000, hour: 100_000_000, day: 1_000_000_000 },
@@ -47,12 +52,16 @@ function benchConfig() {
   };
 }
 
-/** A client whose status calls are counted per job. */
+/** A client whose status calls (plain or long-poll) are counted per job. */
 function countingClient(base: ServiceClient, counts: Map<string, number>): ServiceClient {
   return Object.assign(Object.create(base) as ServiceClient, {
     status: (endpointId: string, jobId: string, options?: Parameters<ServiceClient['status']>[2]) => {
       counts.set(jobId, (counts.get(jobId) ?? 0) + 1);
       return base.status(endpointId, jobId, options);
+    },
+    statusSync: (endpointId: string, jobId: string, options?: Parameters<ServiceClient['statusSync']>[2]) => {
+      counts.set(jobId, (counts.get(jobId) ?? 0) + 1);
+      return base.statusSync(endpointId, jobId, options);
     },
   });
 }
@@ -90,9 +99,8 @@ function percentile(xs: number[], p: number): number {
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** Requests per job, median and p90 lag of the runner's waiter against fixed 1 s polling. */
-function reportPair(ctx: BenchContext, scenario: string, ours: Outcome[], fixed: Outcome[]): void {
+function reportPair(ctx: BenchContext, scenario: string, ours: Outcome[], fixed: Outcome[], mine = `jobs.${scenario}.waitForJob`): void {
   const base = `jobs.${scenario}.fixed1s`;
-  const mine = `jobs.${scenario}.waitForJob`;
   const pairs: Array<[string, (o: Outcome[]) => number, string]> = [
     ['statusRequestsPerJob', (o) => mean(o.map((x) => x.requests)), 'requests'],
     ['lagMedian', (o) => median(o.map((x) => x.lagMs)), 'ms'],
@@ -112,10 +120,12 @@ export default async function jobsBench(ctx: BenchContext): Promise<void> {
     const counts = new Map<string, number>();
     const base = createServiceClient({ billingBaseUrl: emulator.url, jobsBaseUrl: emulator.url, apiKey: KEY, timeoutMs: 60_000 });
     const client = countingClient(base, counts);
+    // cold and warm: a service without status-sync, polled as pollPlan.ts says.
+    const specOnly = new RouteSupport({ statusSync: 'no' });
     const ids = durations().map((_, i) => `job-bench-${i}`);
     ctx.log(`following ${JOBS} jobs with each strategy at once (${JOBS * 2} jobs, up to 12 s each)`);
     const [ours, fixed] = await Promise.all([
-      Promise.all(ids.map((e) => follow(client, counts, e, (id, submittedAt) => waitForJob(client, e, id, { submittedAt })))),
+      Promise.all(ids.map((e) => follow(client, counts, e, (id, submittedAt) => waitForJob(client, e, id, { submittedAt, routeSupport: specOnly })))),
       Promise.all(ids.map((e) => follow(client, counts, e, (id) => fixedIntervalWait(client, e, id, 1000)))),
     ]);
     reportPair(ctx, 'cold', ours, fixed);
@@ -123,13 +133,24 @@ export default async function jobsBench(ctx: BenchContext): Promise<void> {
     // Warm: the usual case (the same endpoints again and again). One job per endpoint first, so the
     // runner's duration model has seen each; then 10 jobs per endpoint with each strategy, all at once.
     ctx.log(`warming ${WARM.length} endpoints, then following ${WARM.length * 10} jobs with each strategy at once`);
-    await Promise.all(WARM.map((w) => follow(client, counts, w.id, (id, submittedAt) => waitForJob(client, w.id, id, { submittedAt }))));
+    await Promise.all(WARM.map((w) => follow(client, counts, w.id, (id, submittedAt) => waitForJob(client, w.id, id, { submittedAt, routeSupport: specOnly }))));
     const warmIds = WARM.flatMap((w) => Array.from({ length: 10 }, () => w.id));
     const [oursWarm, fixedWarm] = await Promise.all([
-      Promise.all(warmIds.map((e) => follow(client, counts, e, (id, submittedAt) => waitForJob(client, e, id, { submittedAt })))),
+      Promise.all(warmIds.map((e) => follow(client, counts, e, (id, submittedAt) => waitForJob(client, e, id, { submittedAt, routeSupport: specOnly })))),
       Promise.all(warmIds.map((e) => follow(client, counts, e, (id) => fixedIntervalWait(client, e, id, 1000)))),
     ]);
     reportPair(ctx, 'warm', oursWarm, fixedWarm);
+
+    // coldSync: 50 endpoints never seen, on a service whose long poll the waiter learns by itself.
+    ctx.log(`following ${JOBS} jobs on endpoints never seen, with status-sync, beside fixed 1 s polling`);
+    const learned = new RouteSupport();
+    const syncIds = durations().map((_, i) => `sync-bench-${i}`);
+    const [oursSync, fixedSync] = await Promise.all([
+      Promise.all(syncIds.map((e) => follow(client, counts, e, (id, submittedAt) => waitForJob(client, e, id, { submittedAt, routeSupport: learned })))),
+      Promise.all(syncIds.map((e) => follow(client, counts, e, (id) => fixedIntervalWait(client, e, id, 1000)))),
+    ]);
+    if (learned.get(emulator.url, 'statusSync') !== 'yes') throw new Error('the waiter did not use status-sync on the emulator');
+    reportPair(ctx, 'coldSync', oursSync, fixedSync, 'jobs.coldSync');
 
     // Memory: four 2048x2048 PNGs in one job, received, decoded and saved as the runner does.
     (globalThis as { gc?: () => void }).gc?.();

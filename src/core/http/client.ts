@@ -8,7 +8,9 @@ import { createRedactingLogger, silentLogger, type Logger } from '../log';
 import { billingQueryString, validateBillingQuery } from '../billing/query';
 import { checkBillingConsistency } from '../billing/consistency';
 import { Job, RunResponse, routes, type BillingQueryParams, type JobInput } from '../schemas';
-import type { BillingResult, CallOptions, ConnectionSettings, ServiceClient } from '../service';
+import type { BillingResult, CallOptions, ConnectionSettings, ServiceClient, SubmitOptions } from '../service';
+import { createRuntimeCalls } from '../runtime/client';
+import { createServerlessCalls } from '../serverless/client';
 
 /** How long the real service holds a runsync without `?wait=` before answering with a job still running. */
 export const DEFAULT_RUNSYNC_WAIT_MS = 90_000;
@@ -55,13 +57,17 @@ export function createServiceClient(settings: ConnectionSettings, deps: ServiceC
       return { response, warnings };
     },
 
-    run(endpointId: string, input: JobInput, options: CallOptions = {}) {
+    ...createRuntimeCalls(http, frozen),
+    ...createServerlessCalls(http, frozen),
+
+    run(endpointId: string, input: JobInput, options: SubmitOptions = {}) {
+      const { request, ...call } = options;
       const url = joinUrl(frozen.jobsBaseUrl, routes.run(endpointId));
-      return http.send({ method: 'POST', url, body: { input }, idempotent: false, ...options }, RunResponse);
+      return http.send({ method: 'POST', url, body: { ...request, input }, idempotent: false, ...call }, RunResponse);
     },
 
-    runSync(endpointId: string, input: JobInput, options: CallOptions & { waitMs?: number } = {}) {
-      const { waitMs, ...call } = options;
+    runSync(endpointId: string, input: JobInput, options: SubmitOptions & { waitMs?: number } = {}) {
+      const { waitMs, request, ...call } = options;
       // `?wait=` (ms) is how the real service bounds a runsync; without it the server's default applies.
       const query = new URLSearchParams();
       if (waitMs !== undefined) query.set('wait', String(Math.max(0, Math.round(waitMs))));
@@ -69,7 +75,7 @@ export function createServiceClient(settings: ConnectionSettings, deps: ServiceC
       // The server holds a runsync for up to its wait. Timing out before that would lose the job id of a job
       // that runs (and is billed) anyway, and a submission is never re-sent, so the timeout outlasts the wait.
       const timeoutMs = call.timeoutMs ?? Math.max(frozen.timeoutMs ?? DEFAULT_TIMEOUT_MS, (waitMs ?? DEFAULT_RUNSYNC_WAIT_MS) + RUNSYNC_MARGIN_MS);
-      return http.send({ method: 'POST', url, body: { input }, idempotent: false, ...call, timeoutMs }, Job);
+      return http.send({ method: 'POST', url, body: { ...request, input }, idempotent: false, ...call, timeoutMs }, Job);
     },
 
     status(endpointId: string, jobId: string, options: CallOptions = {}) {

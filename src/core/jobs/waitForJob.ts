@@ -1,6 +1,9 @@
-// Following a job until it ends (SPEC 3, 4.4): COMPLETED, FAILED, CANCELLED or TIMED_OUT. When to ask is
-// decided by pollPlan.ts (adaptive polling, the strategy is described there); this file does the asking,
-// reports changes, learns durations, and turns the service's answers into what a UI can explain.
+// Following a job until it ends (SPEC 3, 4.4): COMPLETED, FAILED, CANCELLED or TIMED_OUT. Where the service
+// offers the platform's long poll (GET /status-sync/{job}?wait=), each question is held by the service until
+// the job ends or the wait is over, so the end is known within a round trip with a handful of requests. A
+// service without it (learned once, see runtime/routeSupport.ts) is polled on /status when pollPlan.ts says
+// (adaptive polling, the strategy is described there). This file does the asking, reports changes, learns
+// durations, and turns the service's answers into what a UI can explain.
 import { CancelledError, NotFoundError, RateLimitedError, ServiceError } from '../http/errors';
 import { systemClock, type Clock } from '../http/clock';
 import { isTerminalStatus, type Job } from '../schemas';
@@ -8,6 +11,7 @@ import type { ServiceClient } from '../service';
 import { durationKey, sharedDurationModel, type JobDurationModel } from './durationModel';
 import { nextPollDelayMs, MAX_POLL_MS, type PollState } from './pollPlan';
 import { rateLimitWaitMs } from '../http/rateLimit';
+import { mayBeMissingRoute, sharedRouteSupport, type RouteSupport } from '../runtime/routeSupport';
 
 /** SPEC 8.6: the status route keeps a dedicated endpoint's results for 30 minutes after the job ends. */
 export const RESULT_RETENTION_MINUTES = 30;
@@ -25,7 +29,17 @@ export interface WaitOptions {
   durations?: JobDurationModel;
   /** Status requests that fail in a row (after the HTTP layer's own retries) before the wait gives up. */
   maxConsecutiveFailures?: number;
+  /** Which services offer status-sync; defaults to the one shared by this process. */
+  routeSupport?: RouteSupport;
+  /** How long each status-sync asks the service to hold (ms). */
+  statusSyncWaitMs?: number;
 }
+
+/**
+ * The hold asked of status-sync: short enough that a job's move from the queue to a worker shows within
+ * seconds, long enough that a job of up to this length is followed with one or two requests.
+ */
+export const STATUS_SYNC_WAIT_MS = 10_000;
 
 const DEFAULT_MAX_CONSECUTIVE_FAILURES = 3;
 /** A submission younger than this is "just submitted" (the /run answer may take a while under load). */
@@ -87,13 +101,37 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
     }
   }
 
+  const routes = options.routeSupport ?? sharedRouteSupport;
+  const service = client.settings.jobsBaseUrl;
+  const longPoll = (): boolean => routes.get(service, 'statusSync') !== 'no';
+  /** One question: held by the service where it can be (status-sync), else a plain status request. */
+  const ask = async (): Promise<Job> => {
+    const call = signal ? { signal } : {};
+    if (!longPoll()) return client.status(endpointId, jobId, call);
+    try {
+      const job = await client.statusSync(endpointId, jobId, { ...call, waitMs: options.statusSyncWaitMs ?? STATUS_SYNC_WAIT_MS });
+      routes.set(service, 'statusSync', 'yes');
+      return job;
+    } catch (e) {
+      if (routes.get(service, 'statusSync') === 'yes' || !mayBeMissingRoute(e)) throw e;
+      // A 404 is also what an unknown job gives: the SPEC route tells which. If it knows the job, the service
+      // has no status-sync, and this service is polled from now on.
+      const job = await client.status(endpointId, jobId, call);
+      routes.set(service, 'statusSync', 'no');
+      return job;
+    }
+  };
+
   for (let polls = 0; ; polls++) {
     // Without a job in hand the first question is asked at once, unless the job was submitted recently: it
     // is most likely still queued then, so its first question waits for the plan. (A resumed wait, for a job
-    // submitted before the window closed, asks at once.)
+    // submitted before the window closed, asks at once.) A long poll needs no pause: the service holds it.
     const now = clock.now();
     const justSubmitted = options.submittedAt !== undefined && now - options.submittedAt < RECENT_SUBMISSION_MS;
-    if (polls > 0 || initial || justSubmitted) {
+    if (longPoll() && failureDelay === 0) {
+      const quotaWait = rateLimitWaitMs(client.rateLimits, now);
+      if (quotaWait > 0) await clock.sleep(quotaWait, signal);
+    } else if (polls > 0 || initial || justSubmitted) {
       state.estimate = durations.estimate(key);
       const planned = failureDelay > 0 ? failureDelay : nextPollDelayMs({ ...state, now });
       // An exhausted window holds the request in the HTTP layer anyway; waiting here keeps the plan honest.
@@ -103,7 +141,7 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
     const sentAt = clock.now();
     let job: Job;
     try {
-      job = await client.status(endpointId, jobId, signal ? { signal } : {});
+      job = await ask();
     } catch (e) {
       if (e instanceof CancelledError || signal?.aborted) throw new CancelledError();
       if (e instanceof NotFoundError) {

@@ -5,9 +5,12 @@ import { systemClock, type Clock } from '../../../src/core/http/clock';
 import { CancelledError, NotFoundError, ServerError } from '../../../src/core/http/errors';
 import { JobDurationModel, durationKey, runJob, waitForJob } from '../../../src/core/jobs';
 import type { Job } from '../../../src/core/schemas';
+import { RouteSupport } from '../../../src/core/runtime/routeSupport';
 import { hang, json, problem, rejection, scriptedServers, type RawReply, type Reply, type ScriptedServer } from '../support/scriptedServer';
 
 const serve = scriptedServers();
+/** These tests follow a service without status-sync (SPEC 4 only); the long poll has its own tests below. */
+const polling = new RouteSupport({ statusSync: 'no' });
 const clientOf = (s: ScriptedServer) => createServiceClient({ billingBaseUrl: s.url, jobsBaseUrl: s.url, apiKey: 'k-123456789' }, { random: () => 0 });
 
 /** Real timers, but every planned wait is cut to a few ms (the plan itself is tested in pollPlan.test.ts). */
@@ -27,7 +30,7 @@ describe('waitForJob reaches every terminal state', () => {
     test(`${status}: returns the job and reports each status change once`, async () => {
       const server = await serve([job('IN_QUEUE'), job('IN_QUEUE'), job('IN_PROGRESS', { delayTime: 10 }), job('RUNNING'), job(status, extra)]);
       const updates: string[] = [];
-      const result = await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(), durations: new JobDurationModel(), onUpdate: (j) => updates.push(j.status) });
+      const result = await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock(), durations: new JobDurationModel(), onUpdate: (j) => updates.push(j.status) });
       assert.equal(result.status, status);
       if (status === 'FAILED') assert.equal(result.error, 'CUDA out of memory');
       assert.deepEqual(updates, ['IN_QUEUE', 'IN_PROGRESS', 'RUNNING', status]);
@@ -39,14 +42,14 @@ describe('waitForJob reaches every terminal state', () => {
   test('an unknown status is shown and waited through', async () => {
     const server = await serve([job('WARMING_UP'), job('COMPLETED')]);
     const updates: string[] = [];
-    await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(), onUpdate: (j) => updates.push(j.status) });
+    await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock(), onUpdate: (j) => updates.push(j.status) });
     assert.deepEqual(updates, ['WARMING_UP', 'COMPLETED']);
   });
 
   test('a job just submitted is first asked about one beat later, not at once', async () => {
     const server = await serve([job('COMPLETED')]);
     const planned: number[] = [];
-    await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(planned), durations: new JobDurationModel(), submittedAt: Date.now() });
+    await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock(planned), durations: new JobDurationModel(), submittedAt: Date.now() });
     assert.equal(planned.length, 1);
     assert.ok(planned[0]! > 800, `first poll planned after ${planned[0]} ms`);
   });
@@ -54,7 +57,7 @@ describe('waitForJob reaches every terminal state', () => {
   test('a resumed wait for a job submitted long ago asks at once', async () => {
     const server = await serve([job('COMPLETED')]);
     const planned: number[] = [];
-    await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(planned), submittedAt: Date.now() - 10 * 60_000 });
+    await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock(planned), submittedAt: Date.now() - 10 * 60_000 });
     assert.deepEqual(planned, []);
     assert.equal(server.requests.length, 1);
   });
@@ -62,14 +65,14 @@ describe('waitForJob reaches every terminal state', () => {
   test('a terminal initial job is returned without any request', async () => {
     const server = await serve([job('COMPLETED')]);
     const initial: Job = { id: 'job-1', status: 'FAILED', error: 'x' };
-    assert.equal(await waitForJob(clientOf(server), 'ep', 'job-1', { initial }), initial);
+    assert.equal(await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, initial }), initial);
     assert.equal(server.requests.length, 0);
   });
 
   test('a finished job teaches the duration model of its endpoint', async () => {
     const server = await serve([job('COMPLETED', { delayTime: 300, executionTime: 1700 })]);
     const durations = new JobDurationModel();
-    await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(), durations });
+    await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock(), durations });
     const e = durations.estimate(durationKey(server.url, 'ep'));
     assert.equal(e?.executionMs, 1700);
     assert.equal(e?.queueMs, 300);
@@ -81,7 +84,7 @@ describe('waitForJob reaches every terminal state', () => {
     for (let i = 0; i < 5; i++) durations.record(durationKey(server.url, 'ep'), 0, 2000);
     const planned: number[] = [];
     const submittedAt = Date.now();
-    await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(planned), durations, initial: { id: 'job-1', status: 'IN_QUEUE' }, submittedAt });
+    await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock(planned), durations, initial: { id: 'job-1', status: 'IN_QUEUE' }, submittedAt });
     assert.equal(server.requests.length, 1);
     assert.equal(planned.length, 1);
     assert.ok(planned[0]! >= 1900 && planned[0]! <= 2100, `planned ${planned[0]} ms`);
@@ -91,20 +94,20 @@ describe('waitForJob reaches every terminal state', () => {
 describe('waitForJob: jobs that vanish, fail to answer, or are cancelled', () => {
   test('a 404 for a job seen before says results are kept for 30 minutes', async () => {
     const server = await serve([job('IN_PROGRESS'), problem(404, 'job not found')]);
-    const e = await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock() }));
+    const e = await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock() }));
     assert.ok(e instanceof NotFoundError);
     assert.match(e.message, /kept for 30 minutes/);
   });
 
   test('a 404 right after submission (the job existed) says the same', async () => {
     const server = await serve([problem(404, 'job not found')]);
-    const e = await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(), initial: { id: 'job-1', status: 'IN_QUEUE' } }));
+    const e = await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock(), initial: { id: 'job-1', status: 'IN_QUEUE' } }));
     assert.match(e.message, /30 minutes/);
   });
 
   test('a 404 for an id never seen is the plain not-found error', async () => {
     const server = await serve([problem(404, 'no such job')]);
-    const e = await rejection(waitForJob(clientOf(server), 'ep', 'nope', { clock: quickClock() }));
+    const e = await rejection(waitForJob(clientOf(server), 'ep', 'nope', { routeSupport: polling, clock: quickClock() }));
     assert.ok(e instanceof NotFoundError);
     assert.equal(e.message, 'no such job');
   });
@@ -113,14 +116,14 @@ describe('waitForJob: jobs that vanish, fail to answer, or are cancelled', () =>
     const drop: RawReply = { raw: (res) => res.socket?.destroy() };
     // Each status call is retried 4 times by the HTTP layer: 5 drops make one failed poll, then it recovers.
     const server = await serve([drop, drop, drop, drop, drop, job('COMPLETED')]);
-    const result = await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock() });
+    const result = await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock() });
     assert.equal(result.status, 'COMPLETED');
     assert.equal(server.requests.length, 6);
   });
 
   test('failing polls end the wait after the allowed number in a row', async () => {
     const server = await serve([problem(500, 'broken')]);
-    const e = await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock(), maxConsecutiveFailures: 2 }));
+    const e = await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock(), maxConsecutiveFailures: 2 }));
     assert.ok(e instanceof ServerError);
     assert.equal(server.requests.length, 2);
   });
@@ -132,7 +135,7 @@ describe('waitForJob: jobs that vanish, fail to answer, or are cancelled', () =>
     // so an answer within the test's lifetime proves the wait was cut short rather than run out.
     const durations = new JobDurationModel();
     for (let i = 0; i < 3; i++) durations.record(durationKey(server.url, 'ep'), 0, 60_000);
-    const pending = waitForJob(clientOf(server), 'ep', 'job-1', { signal: controller.signal, durations, submittedAt: Date.now() });
+    const pending = waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, signal: controller.signal, durations, submittedAt: Date.now() });
     await server.waitForRequests(1);
     await new Promise((r) => setTimeout(r, 30));
     const abortedAt = Date.now();
@@ -147,7 +150,7 @@ describe('waitForJob: jobs that vanish, fail to answer, or are cancelled', () =>
   test('cancelling while a status request is in flight ends it with CancelledError', async () => {
     const server = await serve([hang]);
     const controller = new AbortController();
-    const pending = waitForJob(clientOf(server), 'ep', 'job-1', { signal: controller.signal });
+    const pending = waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, signal: controller.signal });
     await server.waitForRequests(1);
     controller.abort();
     assert.ok((await rejection(pending)) instanceof CancelledError);
@@ -155,7 +158,7 @@ describe('waitForJob: jobs that vanish, fail to answer, or are cancelled', () =>
 
   test('an exhausted rate-limit window holds the next poll until it resets', async () => {
     const server = await serve([job('IN_PROGRESS', {}), job('COMPLETED')].map((r, i) => (i === 0 ? { ...r, headers: { ...(r as Reply).headers, ratelimit: 'minute;r=0;t=1' } } : r)));
-    const result = await waitForJob(clientOf(server), 'ep', 'job-1', { clock: quickClock() });
+    const result = await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock() });
     assert.equal(result.status, 'COMPLETED');
     const gap = server.requests[1]!.at - server.repliedAt[0]!;
     assert.ok(gap >= 1000, `polled again after ${gap} ms`);
@@ -167,7 +170,7 @@ describe('runJob', () => {
     const server = await serve((req) => (req.method === 'POST' ? json({ id: 'job-1', status: 'IN_QUEUE' }) : job(server.requests.length < 3 ? 'IN_PROGRESS' : 'COMPLETED')));
     const updates: string[] = [];
     const submitted: string[] = [];
-    const result = await runJob(clientOf(server), 'ep', { prompt: 'x' }, { mode: 'async', clock: quickClock(), onUpdate: (j) => updates.push(j.status), onSubmitted: (j) => submitted.push(j.id) });
+    const result = await runJob(clientOf(server), 'ep', { prompt: 'x' }, { routeSupport: polling, mode: 'async', clock: quickClock(), onUpdate: (j) => updates.push(j.status), onSubmitted: (j) => submitted.push(j.id) });
     assert.equal(result.status, 'COMPLETED');
     assert.deepEqual(submitted, ['job-1']);
     assert.deepEqual(updates, ['IN_QUEUE', 'IN_PROGRESS', 'COMPLETED']);
@@ -176,7 +179,7 @@ describe('runJob', () => {
 
   test('sync: a runsync answer that is not terminal continues by polling /status with the same id', async () => {
     const server = await serve((req) => (req.method === 'POST' ? json({ id: 'sync-42', status: 'IN_PROGRESS' }) : json({ id: 'sync-42', status: 'COMPLETED', output: { image_url: 'https://x/y.png' } })));
-    const result = await runJob(clientOf(server), 'ep', { prompt: 'x' }, { mode: 'sync', waitMs: 1000, clock: quickClock() });
+    const result = await runJob(clientOf(server), 'ep', { prompt: 'x' }, { routeSupport: polling, mode: 'sync', waitMs: 1000, clock: quickClock() });
     assert.equal(result.id, 'sync-42');
     assert.equal(result.status, 'COMPLETED');
     assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url}`), ['POST /v2/ep/runsync?wait=1000', 'GET /v2/ep/status/sync-42']);
@@ -184,14 +187,46 @@ describe('runJob', () => {
 
   test('sync: a terminal runsync answer is returned with no status request', async () => {
     const server = await serve([json({ id: 'sync-1', status: 'COMPLETED', output: [] })]);
-    const result = await runJob(clientOf(server), 'ep', {}, { mode: 'sync' });
+    const result = await runJob(clientOf(server), 'ep', {}, { routeSupport: polling, mode: 'sync' });
     assert.equal(result.status, 'COMPLETED');
     assert.equal(server.requests.length, 1);
   });
 
   test('a failed submission is not repeated', async () => {
     const server = await serve([problem(503, 'busy')]);
-    assert.ok((await rejection(runJob(clientOf(server), 'ep', {}, { mode: 'async' }))) instanceof ServerError);
+    assert.ok((await rejection(runJob(clientOf(server), 'ep', {}, { routeSupport: polling, mode: 'async' }))) instanceof ServerError);
     assert.equal(server.requests.length, 1);
+  });
+});
+
+describe('waitForJob on a service with status-sync (the long poll)', () => {
+  test('asks /status-sync with ?wait= at once and again until the end, with no pause between questions', async () => {
+    const server = await serve([job('IN_PROGRESS'), job('COMPLETED', { executionTime: 12_000 })]);
+    const planned: number[] = [];
+    const routeSupport = new RouteSupport();
+    const result = await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport, clock: quickClock(planned), statusSyncWaitMs: 4000, initial: { id: 'job-1', status: 'IN_QUEUE' } });
+    assert.equal(result.status, 'COMPLETED');
+    assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url}`), ['GET /v2/ep/status-sync/job-1?wait=4000', 'GET /v2/ep/status-sync/job-1?wait=4000']);
+    assert.deepEqual(planned, [], 'the service holds each question: nothing is slept on our side');
+    assert.equal(routeSupport.get(server.url, 'statusSync'), 'yes');
+  });
+
+  test('a service without status-sync (404 on it, but /status knows the job) is learned once and polled from then on', async () => {
+    const server = await serve((req, index) => (req.url.includes('/status-sync/') ? problem(404, 'no such route') : job(index === 1 ? 'IN_PROGRESS' : 'COMPLETED')));
+    const routeSupport = new RouteSupport();
+    const first = await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport, clock: quickClock() });
+    assert.equal(first.status, 'COMPLETED');
+    assert.equal(routeSupport.get(server.url, 'statusSync'), 'no');
+    const before = server.requests.length;
+    await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport, clock: quickClock() });
+    assert.ok(server.requests.slice(before).every((r) => r.url === '/v2/ep/status/job-1'), 'the second job never tries status-sync again');
+    assert.equal(server.requests.filter((r) => r.url.includes('/status-sync/')).length, 1);
+  });
+
+  test('a job unknown to both routes is a NotFoundError, and status-sync is not written off for it', async () => {
+    const server = await serve(() => problem(404, 'no job'));
+    const routeSupport = new RouteSupport();
+    assert.ok((await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport, clock: quickClock() }))) instanceof NotFoundError);
+    assert.equal(routeSupport.get(server.url, 'statusSync'), 'unknown');
   });
 });

@@ -1,0 +1,90 @@
+// The platform's job-control routes beyond SPEC 4 (cancel, retry, health, purge-queue, stream, status-sync)
+// and the request options a job may carry besides `input` (webhook, policy, s3Config). Shapes from the
+// serverless operation reference (/serverless/endpoints/operation-reference, send-requests) and the
+// platform's own JS client (npm runpod-sdk 1.1.2: CancelOutput, HealthCheck, PurgeQueueOutput,
+// EndpointStreamOutput, ExecutionPolicy, S3Config). One definition for the editor, which reads them, and the
+// emulator, which writes them. Read leniently, like every response: extra fields pass, and counts the
+// service leaves out read as 0.
+import * as z from 'zod';
+import { JobInput, JobStatus } from '../schemas';
+
+const count = z.number().int().min(0).catch(0).default(0);
+
+/** GET /v2/{id}/health: the endpoint's jobs by state and workers by state (runpod-sdk `HealthCheck`). */
+export const HealthResponse = z.looseObject({
+  jobs: z
+    .looseObject({ completed: count, failed: count, inProgress: count, inQueue: count, retried: count })
+    .catch({ completed: 0, failed: 0, inProgress: 0, inQueue: 0, retried: 0 }),
+  workers: z
+    .looseObject({ idle: count, initializing: count, ready: count, running: count, throttled: count, unhealthy: count })
+    .catch({ idle: 0, initializing: 0, ready: 0, running: 0, throttled: 0, unhealthy: 0 }),
+});
+export type HealthResponse = z.infer<typeof HealthResponse>;
+
+/** POST /v2/{id}/cancel/{job} and /retry/{job}: the job's id and its new status (runpod-sdk `CancelOutput`). */
+export const JobActionResponse = z.looseObject({
+  id: z.string().min(1),
+  status: JobStatus,
+  delayTime: z.number().optional(),
+  executionTime: z.number().optional(),
+});
+export type JobActionResponse = z.infer<typeof JobActionResponse>;
+
+/** POST /v2/{id}/purge-queue: how many queued jobs were removed (runpod-sdk `PurgeQueueOutput`). */
+export const PurgeQueueResponse = z.looseObject({ removed: z.number().int().min(0), status: z.string().optional() });
+export type PurgeQueueResponse = z.infer<typeof PurgeQueueResponse>;
+
+/** One item of a stream: what a generator handler yielded, under `output` (the worker SDK's shape). */
+export const StreamChunk = z.looseObject({ output: z.unknown().optional() });
+export type StreamChunk = z.infer<typeof StreamChunk>;
+
+/** GET /v2/{id}/stream/{job}: the chunks produced since the last call, and the job's status. */
+export const StreamResponse = z.looseObject({
+  status: JobStatus,
+  stream: z.array(StreamChunk).catch([]).default([]),
+  id: z.string().optional(),
+  error: z.unknown().optional(),
+});
+export type StreamResponse = z.infer<typeof StreamResponse>;
+
+/** `policy` of a request: how long it may run and wait, and whether it queues behind the rest. */
+export const ExecutionPolicy = z.strictObject({
+  /** Milliseconds a job may run before it ends TIMED_OUT. */
+  executionTimeout: z.number().int().min(1).optional(),
+  /** Milliseconds a job lives, queue time included, before it expires. */
+  ttl: z.number().int().min(1).optional(),
+  /** Queued behind every normal job of the endpoint. */
+  lowPriority: z.boolean().optional(),
+});
+export type ExecutionPolicy = z.infer<typeof ExecutionPolicy>;
+
+/** `s3Config`: where a worker may upload large outputs (passed to the worker; the emulator ignores it). */
+export const S3Config = z.looseObject({
+  accessId: z.string(),
+  accessSecret: z.string(),
+  bucketName: z.string(),
+  endpointUrl: z.string(),
+  objectPath: z.string().optional(),
+});
+
+/** What a request may carry besides `input`, as the docs list them. */
+export const RequestOptions = z.strictObject({
+  webhook: z.string().min(1).optional(),
+  policy: ExecutionPolicy.optional(),
+  s3Config: S3Config.optional(),
+});
+export type RequestOptions = z.infer<typeof RequestOptions>;
+
+/** The body of /run and /runsync with the documented options: strict, so a typo is named, not sent. */
+export const RunRequestWithOptions = RequestOptions.extend({ input: JobInput });
+export type RunRequestWithOptions = z.infer<typeof RunRequestWithOptions>;
+
+/** The paths of the job-control routes, on the jobs base URL. */
+export const runtimeRoutes = {
+  statusSync: (endpointId: string, jobId: string) => `/v2/${encodeURIComponent(endpointId)}/status-sync/${encodeURIComponent(jobId)}`,
+  cancel: (endpointId: string, jobId: string) => `/v2/${encodeURIComponent(endpointId)}/cancel/${encodeURIComponent(jobId)}`,
+  retry: (endpointId: string, jobId: string) => `/v2/${encodeURIComponent(endpointId)}/retry/${encodeURIComponent(jobId)}`,
+  stream: (endpointId: string, jobId: string) => `/v2/${encodeURIComponent(endpointId)}/stream/${encodeURIComponent(jobId)}`,
+  health: (endpointId: string) => `/v2/${encodeURIComponent(endpointId)}/health`,
+  purgeQueue: (endpointId: string) => `/v2/${encodeURIComponent(endpointId)}/purge-queue`,
+} as const;
