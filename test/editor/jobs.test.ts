@@ -259,13 +259,17 @@ suite('jobs', () => {
 
   test('the running jobs list (the status bar item) stops a job with its Stop waiting button', async function () {
     if (!driverAvailable()) this.skip();
+    // The longest demo job (7 s), so a loaded machine does not see it end before the click.
     const uri = await writeInput('stop-from-list.input.json', JSON.stringify({ prompt: 'slow one' }));
-    await api.memory.rememberEndpoint(uri, 'flux-dev');
+    await api.memory.rememberEndpoint(uri, 'wan-2-1-video');
     const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
     await eventually(() => api.history.get(started.key)?.jobId, 'the job id');
+    // The job's panel opens with the run; once its webview has loaded it no longer takes the focus, which
+    // would close the list (a quick pick closes when it loses focus: seen once in CI on a loaded machine).
+    await eventually(() => api.panels.isReady(started.key), 'the job panel to load');
     const listed = vscode.commands.executeCommand(JobCommands.showRunningJobs);
     await waitForSelector(QUICK_INPUT);
-    await click(`${quickPickItem('flux-dev')} .codicon-debug-stop`);
+    await click(`${quickPickItem('wan-2-1-video')} .codicon-debug-stop`);
     const done = await finished(started.key);
     assert.equal(done.status, 'STOPPED');
     assert.match(done.note ?? '', /no cancel route/);
