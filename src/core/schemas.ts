@@ -7,6 +7,7 @@
 // A namespace import, not `import { z }`: through the re-exported `z` object esbuild keeps all of zod,
 // its 60 locales included (extension.js 570 KB -> 216 KB). Every module imports zod this way.
 import * as z from 'zod';
+import { pathSegment } from './ids';
 
 // ---------------------------------------------------------------------------------------------------------
 // Time (SPEC 2.1). Strict RFC 3339: a full date, a time, and an offset (Z or +hh:mm). `z.iso.datetime` with
@@ -217,9 +218,11 @@ export const RATE_LIMIT_WINDOW_SECONDS: Record<RateLimitWindow, number> = { minu
 // ---------------------------------------------------------------------------------------------------------
 // Routes (SPEC 4, 9): one place for every path, so client and emulator cannot disagree.
 // ---------------------------------------------------------------------------------------------------------
+// Each id is checked and encoded as one segment (./ids.ts): an id of `..` would otherwise send the key to
+// another route (issue 12).
 export const routes = {
   billing: '/v2/billing/serverless',
-  run: (endpointId: string) => `/v2/${encodeURIComponent(endpointId)}/run`,
-  runsync: (endpointId: string) => `/v2/${encodeURIComponent(endpointId)}/runsync`,
-  status: (endpointId: string, jobId: string) => `/v2/${encodeURIComponent(endpointId)}/status/${encodeURIComponent(jobId)}`,
+  run: (endpointId: string) => `/v2/${pathSegment(endpointId, 'endpoint')}/run`,
+  runsync: (endpointId: string) => `/v2/${pathSegment(endpointId, 'endpoint')}/runsync`,
+  status: (endpointId: string, jobId: string) => `/v2/${pathSegment(endpointId, 'endpoint')}/status/${pathSegment(jobId, 'job')}`,
 } as const;

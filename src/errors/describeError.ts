@@ -4,7 +4,7 @@
 // caller decides how to show it (a tree item, a panel banner, a notification's buttons).
 import {
   isServiceError,
-  type BadInputError, type BadQueryError, type CancelledError, type ForbiddenError, type NetworkError, type NotFoundError,
+  type BadInputError, type BadQueryError, type CancelledError, type InvalidIdError, type ForbiddenError, type NetworkError, type NotFoundError,
   type RateLimitedError, type SchemaError, type ServerError, type ServiceErrorKind, type TimeoutError, type UnauthorizedError,
   type ValidationError,
 } from '../core/http/errors';
@@ -68,7 +68,7 @@ function withRetry(ctx: DescribeContext, ...rest: ErrorAction[]): ErrorAction[] 
 /** Every typed error of the core, told apart by `kind` (each class narrows it to its own literal). */
 type AnyServiceError =
   | UnauthorizedError | ForbiddenError | RateLimitedError | ValidationError | NotFoundError | ServerError
-  | NetworkError | TimeoutError | CancelledError | SchemaError | BadQueryError | BadInputError;
+  | NetworkError | TimeoutError | CancelledError | SchemaError | BadQueryError | BadInputError | InvalidIdError;
 
 function describeRaw(error: unknown, ctx: DescribeContext): ErrorDescription {
   if (!isServiceError(error)) {
@@ -145,6 +145,9 @@ function describeRaw(error: unknown, ctx: DescribeContext): ErrorDescription {
       const errors = e.errors;
       return { kind: e.kind, message: `Invalid billing window: ${errors.join('; ')}`, actions: [{ title: 'Change Billing Window', command: Commands.changeBillingWindow }], details: errors };
     }
+    case 'badId':
+      // Nothing was sent: the id would have changed the route (issue 12). The reason is the fix.
+      return { kind: e.kind, message: e.message, actions: [] };
     case 'badInput': {
       const { line, column } = e;
       // A JSON syntax error already says where in its text (parseInputFile); the others carry it beside.

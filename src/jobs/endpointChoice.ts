@@ -4,6 +4,8 @@
 // can belong to the list before the last keystroke: the real-editor test typed 'echo' and got 'wan-2-1-video'.
 // The typed text is never stale (onDidChangeValue reaches the host before onDidAccept), so it decides first.
 
+import { checkId } from '../core/ids';
+
 /** A row of the picker, as far as choosing is concerned. */
 export interface EndpointRow {
   label: string;
@@ -12,13 +14,11 @@ export interface EndpointRow {
   endpointId?: string;
 }
 
-/** An endpoint id goes into the URL path (SPEC 4.2): refuse what could not be one. */
+/** An endpoint id goes into the URL path (SPEC 4.2): refuse what could not be one (the core's rule, issue 12). */
 export function checkEndpointId(id: string): string | undefined {
   const v = id.trim();
   if (!v) return 'Type an endpoint id';
-  if (v.length > 200) return 'An endpoint id is at most 200 characters';
-  if (/[\s/\\?#%]/.test(v)) return 'An endpoint id has no spaces, slashes, "?", "#" or "%"';
-  return undefined;
+  return checkId(v, 'endpoint');
 }
 
 /**

@@ -2,6 +2,7 @@
 // question the second time) and the last input sent to each endpoint (offered by "Run Job…"). Kept in
 // workspaceState: it is about this workspace's files, and must survive a restart.
 import type * as vscode from 'vscode';
+import { isValidId } from '../core/ids';
 import type { JobInput } from '../core/schemas';
 
 const FILE_ENDPOINTS = 'serverlessGpu.fileEndpoints.v1';
@@ -20,7 +21,9 @@ export class EndpointMemory {
   endpointFor(file: vscode.Uri): string | undefined {
     const map = this.memento.get<Record<string, string>>(FILE_ENDPOINTS, {});
     const v = map[file.toString()];
-    return typeof v === 'string' && v ? v : undefined;
+    // workspaceState is the workspace's to write (an extension, a synced profile, a hand edit): an id that
+    // would change the route is not used, so the picker asks again and says why if it is typed (issue 12).
+    return isValidId(v, 'endpoint') ? v : undefined;
   }
 
   async rememberEndpoint(file: vscode.Uri, endpointId: string): Promise<void> {
@@ -30,6 +33,7 @@ export class EndpointMemory {
   }
 
   lastInput(endpointId: string): LastInput | undefined {
+    if (!isValidId(endpointId, 'endpoint')) return undefined;
     const v = this.memento.get<Record<string, LastInput>>(LAST_INPUTS, {})[endpointId];
     return v && typeof v === 'object' && v.input && typeof v.input === 'object' ? v : undefined;
   }
@@ -43,7 +47,7 @@ export class EndpointMemory {
   /** Endpoints used here, most recent first. */
   usedEndpoints(): string[] {
     const v = this.memento.get<unknown>(USED_ENDPOINTS, []);
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    return Array.isArray(v) ? v.filter((x): x is string => isValidId(x, 'endpoint')) : [];
   }
 
   private async rememberUsed(endpointId: string): Promise<void> {

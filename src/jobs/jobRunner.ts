@@ -10,6 +10,7 @@ import { JobDurationModel, RESULT_RETENTION_MINUTES, runJob, waitForJob } from '
 import { isTerminalStatus, type Job, type JobInput } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import { outputCost } from '../core/outputs/outputs';
+import { checkId } from '../core/ids';
 import { redact } from '../core/log';
 import { describeError, type ErrorAction } from '../errors/describeError';
 import type { HistoryStore } from '../history/historyStore';
@@ -122,7 +123,11 @@ export class JobRunner implements vscode.Disposable {
     let resumed = 0;
     for (const record of [...this.history.all()]) {
       if (isFinished(record) || this.active.has(record.key)) continue;
-      if (!record.jobId) {
+      // A record read back from workspaceState is not trusted to build a route (issue 12): say why, send nothing.
+      const refused = checkId(record.endpointId, 'endpoint') ?? (record.jobId ? checkId(record.jobId, 'job') : undefined);
+      if (refused) {
+        await this.finish(record, { status: LocalStatus.error, error: `Not resumed: ${refused}. Nothing was sent.` });
+      } else if (!record.jobId) {
         await this.finish(record, {
           status: LocalStatus.error,
           error: 'The window closed before the service answered the submission, so the job id is unknown. Check the endpoint before running it again.',

@@ -14,7 +14,8 @@ export type ServiceErrorKind =
   | 'cancelled' // the caller's AbortSignal fired
   | 'schema' // a 2xx body that is not JSON or breaks the schema
   | 'badQuery' // caught before sending: a billing query the spec forbids
-  | 'badInput'; // caught before sending: an input file that is not a valid job input
+  | 'badInput' // caught before sending: an input file that is not a valid job input
+  | 'badId'; // caught before sending: an endpoint or job id that would change the route (../ids.ts)
 
 export abstract class ServiceError extends Error {
   abstract readonly kind: ServiceErrorKind;
@@ -102,6 +103,14 @@ export class BadInputError extends ServiceError {
   readonly kind = 'badInput';
   /** line and column are 1-based, where the problem has a position in the file. */
   constructor(message: string, readonly line?: number, readonly column?: number) { super(message); }
+}
+
+export class InvalidIdError extends ServiceError {
+  readonly kind = 'badId';
+  /** `reason` says what is wrong with the id; the id itself is quoted as JSON so control characters show. */
+  constructor(readonly idKind: 'endpoint' | 'job', readonly id: string, readonly reason: string) {
+    super(`Refused ${idKind} id ${JSON.stringify(id.length > 60 ? `${id.slice(0, 60)}…` : id)}: ${reason}. Nothing was sent.`);
+  }
 }
 
 export function isServiceError(e: unknown): e is ServiceError {

@@ -87,9 +87,19 @@ export function originOf(baseUrl: string): string {
   return url.origin;
 }
 
-/** `base` (which may carry a path prefix) joined with an absolute route such as `/v2/x/run`. */
+/**
+ * `base` (which may carry a path prefix) joined with an absolute route such as `/v2/x/run`. The backstop of
+ * issue 12 for any route builder (../ids.ts checks the ids of ../schemas.ts routes): if the URL parser
+ * rewrote the route (a `..` segment, a `?` or `#` inside an id), the key would go to a route nobody asked for,
+ * so nothing is sent.
+ */
 export function joinUrl(base: string, route: string, query?: URLSearchParams): URL {
-  const url = new URL(base.replace(/\/+$/, '') + route);
+  const prefix = base.replace(/\/+$/, '');
+  const url = new URL(prefix + route);
+  const expected = new URL(prefix).pathname.replace(/\/+$/, '') + route;
+  if (url.pathname !== expected || url.search !== '' || url.hash !== '') {
+    throw new TypeError(`Refused to send a request to ${JSON.stringify(route)}: the URL parser reads it as ${JSON.stringify(url.pathname + url.search + url.hash)}.`);
+  }
   if (query && [...query.keys()].length > 0) url.search = query.toString();
   return url;
 }

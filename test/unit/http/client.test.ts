@@ -78,11 +78,11 @@ describe('jobs routes', () => {
   test('run posts {input} as JSON to the jobs origin and reads id and status', async () => {
     const billing = await serve([json({})]);
     const jobs = await serve([json({ id: 'job-1', status: 'IN_QUEUE' })]);
-    const answer = await clientOf(billing, jobs).run('ep/1', { prompt: 'a cat' });
+    const answer = await clientOf(billing, jobs).run('ep:1', { prompt: 'a cat' });
     assert.deepEqual(answer, { id: 'job-1', status: 'IN_QUEUE' });
     const req = jobs.requests[0]!;
     assert.equal(req.method, 'POST');
-    assert.equal(req.url, '/v2/ep%2F1/run');
+    assert.equal(req.url, '/v2/ep%3A1/run', 'each id is one encoded path segment (an id with "/" is refused: test/unit/ids.test.ts)');
     assert.equal(req.headers['content-type'], 'application/json');
     assert.deepEqual(JSON.parse(req.body), { input: { prompt: 'a cat' } });
     assert.equal(req.headers.authorization, `Bearer ${KEY}`);
@@ -108,12 +108,12 @@ describe('jobs routes', () => {
   });
 
   test('status reads a job leniently: extra states and fields are kept', async () => {
-    const jobs = await serve([json({ id: 'j 1', status: 'TIMED_OUT', error: 'worker lost', extra: true })]);
-    const job = await clientOf(jobs).status('ep', 'j 1');
+    const jobs = await serve([json({ id: 'j:1', status: 'TIMED_OUT', error: 'worker lost', extra: true })]);
+    const job = await clientOf(jobs).status('ep', 'j:1');
     assert.equal(job.status, 'TIMED_OUT');
     assert.equal(job.error, 'worker lost');
     assert.equal((job as Record<string, unknown>)['extra'], true);
-    assert.equal(jobs.requests[0]!.url, '/v2/ep/status/j%201');
+    assert.equal(jobs.requests[0]!.url, '/v2/ep/status/j%3A1');
   });
 
   test('a job without an id breaks the schema', async () => {
