@@ -1,6 +1,7 @@
 // The contract of the core client: what the editor layer (tree, panel, commands) calls. Implemented by
 // `createServiceClient` in ./http/client.ts; job waiting lives in ./jobs/. No `vscode` import.
 import type { BillingQueryParams, Job, JobInput, ListServerlessBillingResponse, RateLimitWindow, RunResponse } from './schemas';
+import type { RetryWait } from './http/request';
 import type { RuntimeCalls } from './runtime/client';
 import type { RequestOptions } from './runtime/schemas';
 import type { ServerlessCalls } from './serverless/client';
@@ -62,4 +63,6 @@ export interface ServiceClient extends RuntimeCalls, ServerlessCalls {
   readonly rateLimits: RateLimitSnapshot;
   /** Called after every response that carried rate-limit headers. Returns an unsubscribe function. */
   onRateLimits(listener: (snapshot: RateLimitSnapshot) => void): () => void;
+  /** Called before every wait between attempts of a request (a 429's Retry-After, a 503, an exhausted window). */
+  onRetryWait(listener: (wait: RetryWait) => void): () => void;
 }

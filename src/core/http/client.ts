@@ -51,7 +51,7 @@ export function createServiceClient(settings: ConnectionSettings, deps: ServiceC
       const problems = validateBillingQuery(query);
       if (problems.length > 0) throw new BadQueryError(problems);
       const url = joinUrl(frozen.billingBaseUrl, routes.billing, billingQueryString(query));
-      const response = await http.send({ method: 'GET', url, idempotent: true, ...options }, safeParseBillingResponse);
+      const response = await http.send({ method: 'GET', url, idempotent: true, route: { kind: 'billing' }, ...options }, safeParseBillingResponse);
       const warnings = checkBillingConsistency(response);
       for (const w of warnings) logger.warn(`billing response: ${w}`);
       return { response, warnings };
@@ -63,7 +63,7 @@ export function createServiceClient(settings: ConnectionSettings, deps: ServiceC
     run(endpointId: string, input: JobInput, options: SubmitOptions = {}) {
       const { request, ...call } = options;
       const url = joinUrl(frozen.jobsBaseUrl, routes.run(endpointId));
-      return http.send({ method: 'POST', url, body: { ...request, input }, idempotent: false, ...call }, RunResponse);
+      return http.send({ method: 'POST', url, body: { ...request, input }, idempotent: false, route: { kind: 'run', endpointId }, ...call }, RunResponse);
     },
 
     runSync(endpointId: string, input: JobInput, options: SubmitOptions & { waitMs?: number } = {}) {
@@ -75,12 +75,12 @@ export function createServiceClient(settings: ConnectionSettings, deps: ServiceC
       // The server holds a runsync for up to its wait. Timing out before that would lose the job id of a job
       // that runs (and is billed) anyway, and a submission is never re-sent, so the timeout outlasts the wait.
       const timeoutMs = call.timeoutMs ?? Math.max(frozen.timeoutMs ?? DEFAULT_TIMEOUT_MS, (waitMs ?? DEFAULT_RUNSYNC_WAIT_MS) + RUNSYNC_MARGIN_MS);
-      return http.send({ method: 'POST', url, body: { ...request, input }, idempotent: false, ...call, timeoutMs }, Job);
+      return http.send({ method: 'POST', url, body: { ...request, input }, idempotent: false, route: { kind: 'runsync', endpointId }, ...call, timeoutMs }, Job);
     },
 
     status(endpointId: string, jobId: string, options: CallOptions = {}) {
       const url = joinUrl(frozen.jobsBaseUrl, routes.status(endpointId, jobId));
-      return http.send({ method: 'GET', url, idempotent: true, ...options }, Job);
+      return http.send({ method: 'GET', url, idempotent: true, route: { kind: 'status', endpointId, jobId }, ...options }, Job);
     },
 
     get rateLimits() {
@@ -89,6 +89,10 @@ export function createServiceClient(settings: ConnectionSettings, deps: ServiceC
 
     onRateLimits(listener) {
       return http.onRateLimits(listener);
+    },
+
+    onRetryWait(listener) {
+      return http.onRetryWait(listener);
     },
   };
 }

@@ -34,9 +34,32 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 const MAX_REDIRECTS = 5;
 
+/** Which route a request is for, so a wait can be told where the user looks (the tree, a job's panel). */
+export interface RouteInfo {
+  kind: 'billing' | 'run' | 'runsync' | 'status' | 'other';
+  endpointId?: string;
+  jobId?: string;
+}
+
+/**
+ * A wait the transport is about to sit through before the next attempt (issue 12: a wait is never silent).
+ * `reason`: a 429 (`rateLimited`), a 502/503/504 (`unavailable`), a dropped connection (`network`), or an
+ * exhausted RateLimit window held back before sending (`quota`).
+ */
+export interface RetryWait {
+  route: RouteInfo;
+  reason: 'rateLimited' | 'unavailable' | 'network' | 'quota';
+  /** The HTTP status that caused it, when there was one. */
+  status?: number;
+  /** When the next attempt goes out (epoch ms, by the transport's clock). */
+  until: number;
+}
+
 export interface HttpRequest {
   method: 'GET' | 'POST';
   url: URL;
+  /** What the request is for, reported with any wait before its retry (default: `other`). */
+  route?: RouteInfo;
   /** Sent as JSON. */
   body?: unknown;
   /** True only when sending the request twice is harmless (GET). */
@@ -66,6 +89,8 @@ export interface HttpTransport {
   send<T>(request: HttpRequest, parse: z.ZodType<T> | BodyParser<T>): Promise<T>;
   readonly rateLimits: RateLimitSnapshot;
   onRateLimits(listener: (snapshot: RateLimitSnapshot) => void): () => void;
+  /** Called before every wait between attempts (and before a request held for an exhausted window). */
+  onRetryWait(listener: (wait: RetryWait) => void): () => void;
 }
 
 interface RawResponse {
@@ -146,7 +171,20 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   const logger = options.logger ?? silentLogger;
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const listeners = new Set<(snapshot: RateLimitSnapshot) => void>();
+  const waitListeners = new Set<(wait: RetryWait) => void>();
   let rateLimits: RateLimitSnapshot = {};
+
+  /** Tells the UI about a wait before it starts: otherwise the user sees old numbers and no sign of life. */
+  function announceWait(request: HttpRequest, wait: Omit<RetryWait, 'route'>): void {
+    const event: RetryWait = { route: request.route ?? { kind: 'other' }, ...wait };
+    for (const listener of [...waitListeners]) {
+      try {
+        listener(event);
+      } catch (e) {
+        logger.warn('retry-wait listener failed', e);
+      }
+    }
+  }
 
   function noteRateLimits(headers: Headers, receivedAt: number): void {
     const latest = parseRateLimitHeaders(headers, receivedAt);
@@ -162,7 +200,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   }
 
   /** Holds the request while a window is exhausted (SPEC 8): waiting is cheaper than a 429. */
-  async function waitForQuota(signal: AbortSignal | undefined): Promise<void> {
+  async function waitForQuota(request: HttpRequest): Promise<void> {
+    const { signal } = request;
     for (;;) {
       const now = clock.now();
       const wait = rateLimitWaitMs(rateLimits, now);
@@ -173,6 +212,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         throw new RateLimitedError(wait, { detail: `The ${which}request quota is used up; it resets in ${Math.ceil(wait / 1000)} s.` });
       }
       logger.info(`rate limit: holding the next request ${wait} ms until the ${exhaustedWindow(rateLimits, now)} window resets`);
+      announceWait(request, { reason: 'quota', until: now + wait });
       await sleepUntil(now + wait, signal);
     }
   }
@@ -252,7 +292,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   async function send<T>(request: HttpRequest, parse: z.ZodType<T> | BodyParser<T>): Promise<T> {
     const label = `${request.method} ${request.url.origin}${request.url.pathname}`;
     for (let attempt = 1; ; attempt++) {
-      await waitForQuota(request.signal);
+      await waitForQuota(request);
       const started = clock.now();
       let response: RawResponse;
       try {
@@ -262,7 +302,9 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         const retryable = e instanceof NetworkError && request.idempotent && attempt < policy.maxAttempts;
         logger.warn(`${label} failed: ${e instanceof Error ? e.message : String(e)}${retryable ? '; retrying' : ''}`);
         if (!retryable) throw e;
-        await clock.sleep(backoffMs(attempt), request.signal);
+        const backoff = backoffMs(attempt);
+        announceWait(request, { reason: 'network', until: clock.now() + backoff });
+        await clock.sleep(backoff, request.signal);
         continue;
       }
       noteRateLimits(response.headers, response.receivedAt);
@@ -277,6 +319,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       // Counted from when the answer arrived, as Retry-After and `t` are (SPEC 8.2, 8.4).
       const delay = Math.max(backoffMs(attempt), asked);
       logger.warn(`${label} answered ${response.status}; retrying in ${delay} ms`);
+      announceWait(request, { reason: response.status === 429 ? 'rateLimited' : 'unavailable', status: response.status, until: response.receivedAt + delay });
       await sleepUntil(response.receivedAt + delay, request.signal);
     }
   }
@@ -290,6 +333,12 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       listeners.add(listener);
       return () => {
         listeners.delete(listener);
+      };
+    },
+    onRetryWait(listener) {
+      waitListeners.add(listener);
+      return () => {
+        waitListeners.delete(listener);
       };
     },
   };

@@ -39,7 +39,8 @@ export function createRuntimeCalls(http: HttpTransport, settings: Readonly<Conne
       const wait = clampStatusSyncWait(waitMs ?? MAX_STATUS_SYNC_WAIT_MS);
       const timeoutMs = call.timeoutMs ?? wait + HOLD_MARGIN_MS;
       const target = url(runtimeRoutes.statusSync(endpointId, jobId), new URLSearchParams({ wait: String(wait) }));
-      return http.send({ method: 'GET', url: target, idempotent: true, ...call, timeoutMs }, Job);
+      // Tagged as the job's status poll: a wait before its retry is shown on the job (issue 12).
+      return http.send({ method: 'GET', url: target, idempotent: true, route: { kind: 'status', endpointId, jobId }, ...call, timeoutMs }, Job);
     },
     cancel(endpointId, jobId, options = {}) {
       return http.send({ method: 'POST', url: url(runtimeRoutes.cancel(endpointId, jobId)), body: {}, idempotent: false, ...options }, JobActionResponse);
