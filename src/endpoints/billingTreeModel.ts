@@ -1,6 +1,7 @@
-// What the Endpoints tree shows, computed from one billing response: endpoint nodes (billing records plus the
-// endpoints the user added) with their totals and buckets, sorted for display. No `vscode` import, so the
-// bench times exactly this in plain Node and the tree items are thin wrappers around it.
+// What the Endpoints tree shows, computed from one billing response: endpoint nodes (billing records, the
+// account's endpoint list where the service has one, and the endpoints the user added) with their totals and
+// buckets, sorted for display. No `vscode` import, so the bench times exactly this in plain Node, the merge is
+// unit-tested there, and the tree items are thin wrappers around it.
 import { aggregateBilling } from '../core/billing/aggregate';
 import type { AmountKey, BillingAmounts, BucketSize, ListServerlessBillingResponse, ServerlessBillingRecord } from '../core/schemas';
 import { formatUsd, formatUsdExact } from '../core/billing/usd';
@@ -8,6 +9,12 @@ import { formatUsd, formatUsdExact } from '../core/billing/usd';
 export interface AddedEndpoint {
   id: string;
   displayName?: string;
+}
+
+/** An endpoint of the account's list (GET /v2/serverless): its id and the name the user gave it. */
+export interface ListedEndpoint {
+  id: string;
+  name: string;
 }
 
 export interface Breakdown {
@@ -30,9 +37,17 @@ export interface BucketNode {
 export interface EndpointNode {
   readonly kind: 'endpoint';
   readonly id: string;
+  /** The name to show: the one the user gave when adding it, else the endpoint list's (absent when it is the id). */
   readonly displayName?: string;
   /** Added by the user ("Add Endpoint"): can be removed; may have no billing records. */
   readonly added: boolean;
+  /** In the account's endpoint list (false also when the service has no list: then nothing is known). */
+  readonly listed: boolean;
+  /**
+   * Billed in the window but absent from the account's endpoint list: the endpoint was deleted. Only ever
+   * true when a list was read; never for an endpoint the user added (public model ids are in no list).
+   */
+  readonly deleted: boolean;
   readonly amounts: Breakdown;
   /** Newest first. */
   readonly buckets: BucketNode[];
@@ -56,24 +71,45 @@ function zero(): Breakdown {
 
 /**
  * One pass over the records (the core's aggregateBilling: per-endpoint totals, sorted biggest first with
- * zero-cost endpoints last, and each endpoint's buckets newest first), then the user's endpoints that had
- * no records are appended, zero-cost, in the order they were added.
+ * zero-cost endpoints last, and each endpoint's buckets newest first); then the listed endpoints that had no
+ * records, zero-cost, by name; then the user's endpoints that are in neither, in the order they were added.
+ *
+ * `listed` is the account's endpoint list, or undefined when the service has none (or the key may not read
+ * it): then nothing is named or marked deleted, as before the list existed. A name the user gave when adding
+ * an endpoint wins over the list's (it was chosen on purpose); a list name equal to the id is no name.
  */
-export function buildBillingTree(response: ListServerlessBillingResponse, added: readonly AddedEndpoint[] = []): BillingTreeModel {
-  const names = new Map(added.map((a) => [a.id, a.displayName]));
+export function buildBillingTree(
+  response: ListServerlessBillingResponse,
+  added: readonly AddedEndpoint[] = [],
+  listed?: readonly ListedEndpoint[],
+): BillingTreeModel {
+  const addedNames = new Map(added.map((a) => [a.id, a.displayName]));
+  const listNames = new Map((listed ?? []).map((e) => [e.id, e.name]));
   const aggregate = aggregateBilling(response);
   const bucketSize = response.metadata.query.bucketSize;
   const make = (id: string, sum: Breakdown, records: readonly ServerlessBillingRecord[]): EndpointNode => {
-    const displayName = names.get(id) || undefined;
-    const node: { -readonly [K in keyof EndpointNode]: EndpointNode[K] } = { kind: 'endpoint', id, added: names.has(id), amounts: sum, buckets: [] };
+    const listName = listNames.get(id);
+    const displayName = addedNames.get(id) || (listName && listName !== id ? listName : undefined);
+    const isAdded = addedNames.has(id);
+    const isListed = listNames.has(id);
+    const node: { -readonly [K in keyof EndpointNode]: EndpointNode[K] } = {
+      kind: 'endpoint', id, added: isAdded, listed: isListed, deleted: listed !== undefined && !isListed && !isAdded, amounts: sum, buckets: [],
+    };
     if (displayName) node.displayName = displayName;
     node.buckets = records.map((r) => ({ kind: 'bucket', parent: node, startTime: r.startTime, endTime: r.endTime, bucketSize, amounts: toBreakdown(r) }));
     return node;
   };
   const endpoints = aggregate.endpoints.map((t) =>
     make(t.serverlessId, toBreakdown(t), aggregate.bucketsOf(t.serverlessId)));
-  const billed = new Set(aggregate.endpoints.map((t) => t.serverlessId));
-  for (const a of added) if (!billed.has(a.id)) endpoints.push(make(a.id, zero(), []));
+  const shown = new Set(aggregate.endpoints.map((t) => t.serverlessId));
+  const unbilled = (listed ?? []).filter((e) => !shown.has(e.id)).map((e) => make(e.id, zero(), []));
+  unbilled.sort((a, b) => (a.displayName ?? a.id).localeCompare(b.displayName ?? b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const node of unbilled) {
+    if (shown.has(node.id)) continue; // the reference does not promise unique ids: show each once
+    shown.add(node.id);
+    endpoints.push(node);
+  }
+  for (const a of added) if (!shown.has(a.id)) endpoints.push(make(a.id, zero(), []));
   const q = response.metadata.query;
   return { endpoints, window: { startTime: q.startTime, endTime: q.endTime, bucketSize: q.bucketSize }, totals: toBreakdown(response.metadata.totals) };
 }

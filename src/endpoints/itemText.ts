@@ -3,6 +3,7 @@
 import { BUCKET_ADJECTIVE, describeRange } from './billingWindow';
 import { bucketLabel, formatBreakdown, type BillingTreeModel, type BucketNode, type EndpointNode } from './billingTreeModel';
 import { formatUsd, formatUsdExact } from '../core/billing/usd';
+import { healthSummary, healthTooltip, type HealthLook } from './healthText';
 
 // Tooltips are separate: the tree computes them only when the user hovers (resolveTreeItem), since a
 // year of daily buckets is 18,000 tooltips nobody reads.
@@ -11,17 +12,32 @@ export interface ItemText {
   description: string;
 }
 
-export function endpointText(node: EndpointNode): ItemText {
-  return { label: node.displayName ?? node.id, description: formatUsd(node.amounts.total) };
+/**
+ * The name as the label; the description says the id (when a name hides it), the window's cost, "deleted" for
+ * an endpoint that is only in billing, and the live health when there is something to say:
+ * "sd35-large · $0.00 · 1 starting · 3 in queue".
+ */
+export function endpointText(node: EndpointNode, health?: HealthLook): ItemText {
+  const parts = [formatUsd(node.amounts.total)];
+  if (node.displayName) parts.unshift(node.id);
+  if (node.deleted) parts.push('deleted');
+  const live = health ? healthSummary(health.health) : '';
+  if (live) parts.push(live);
+  return { label: node.displayName ?? node.id, description: parts.join(' · ') };
 }
 
-export function endpointTooltip(node: EndpointNode, window: BillingTreeModel['window']): string {
-  return [
+export function endpointTooltip(node: EndpointNode, window: BillingTreeModel['window'], health?: HealthLook): string {
+  const lines = [
     node.displayName ? `${node.displayName} (${node.id})` : node.id,
+  ];
+  if (node.deleted) lines.push('Deleted: billed in this window, but no longer in the account\'s endpoint list');
+  lines.push(
     `Total ${formatUsdExact(node.amounts.total)}`,
     formatBreakdown(node.amounts, true),
     `${describeRange(window)}, ${BUCKET_ADJECTIVE[window.bucketSize]}`,
-  ].join('\n');
+  );
+  if (health) lines.push(healthTooltip(health));
+  return lines.join('\n');
 }
 
 export function bucketText(node: BucketNode): ItemText {
