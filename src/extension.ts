@@ -39,6 +39,14 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
     jobs = feature.api;
     return feature.disposables;
   });
+  // Live health in the Endpoints view looks at endpoints where a job of ours runs (it does not import src/jobs).
+  const jobApi = jobs;
+  if (endpoints && jobApi) {
+    endpoints.tree.health.setRunningJobs({
+      endpointIds: () => jobApi.history.all().filter((r) => jobApi.runner.isRunning(r.key)).map((r) => r.endpointId),
+      onDidChange: jobApi.runner.onDidChangeRunning,
+    });
+  }
 
   // npm start only: open connected to the emulator it started. Not awaited: activation never waits on it.
   void connectDemoProfile(connection, process.env, logger).catch((err) => reportActivationError('The npm start connection', err, logger));

@@ -12,6 +12,7 @@ export const Commands = {
   removeEndpoint: 'serverlessGpu.removeEndpoint',
   changeBillingWindow: 'serverlessGpu.changeBillingWindow',
   showCostChart: 'serverlessGpu.showCostChart',
+  purgeQueue: 'serverlessGpu.purgeQueue',
   /** Owned by the logging module (extension.ts): reveals the output channel. */
   showLogs: 'serverlessGpu.showLogs',
   /** Opens the Settings UI filtered to the extension. */

@@ -1,7 +1,9 @@
-// The Endpoints view's commands: Refresh, Add Endpoint, Remove Endpoint, Change Billing Window. Each returns
-// what it did, so tests can drive them through executeCommand and check the result.
+// The Endpoints view's commands: Refresh, Add Endpoint, Remove Endpoint, Change Billing Window, Purge Queue.
+// Each returns what it did, so tests can drive them through executeCommand and check the result.
 import * as vscode from 'vscode';
+import { Commands } from '../connection/commandIds';
 import type { Connection } from '../connection/connection';
+import { mayBeMissingRoute } from '../core/runtime/routeSupport';
 import { BUCKET_SIZES, type BucketSize } from '../core/schemas';
 import type { AddedEndpoints } from './addedEndpoints';
 import { BUCKET_ADJECTIVE, PRESET_IDS, PRESETS, validateRange, validateRfc3339, type BillingWindow } from './billingWindow';
@@ -106,4 +108,78 @@ export async function changeBillingWindow(tree: EndpointsTree, preset?: BillingW
   if (!chosen) return undefined;
   await tree.setWindow(chosen);
   return chosen;
+}
+
+export interface PurgeOutcome {
+  endpointId: string;
+  /** Jobs in queue at the look just before asking; undefined when the service has no health route. */
+  queued?: number;
+  /** Jobs in progress at that look: they go on. */
+  inProgress?: number;
+  /** What the service removed; undefined when nothing was sent (declined, or nothing queued). */
+  removed?: number;
+  declined?: true;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/**
+ * Purge Queue: counts the queue with /health just before, asks in a modal naming that count and that running
+ * jobs go on, then POST /purge-queue and reports what the service removed. Nothing queued: says so, sends nothing.
+ */
+export async function purgeQueue(tree: EndpointsTree, connection: Connection, arg?: unknown): Promise<PurgeOutcome | undefined> {
+  const nodes = tree.loaded?.model.endpoints.filter((e) => !e.deleted) ?? [];
+  let endpointId = endpointIdOf(arg);
+  if (!endpointId) {
+    const pick = await vscode.window.showQuickPick(
+      nodes.map((e) => ({ label: e.displayName ?? e.id, description: e.displayName ? e.id : undefined, id: e.id })),
+      { title: 'Purge Queue: which endpoint?', placeHolder: nodes.length ? undefined : 'No endpoints in the Endpoints view' },
+    );
+    endpointId = pick?.id;
+  }
+  if (!endpointId) return undefined;
+  const node = nodes.find((e) => e.id === endpointId);
+  const name = node?.displayName ? `${node.displayName} (${endpointId})` : endpointId;
+  const client = await connection.getClient();
+  if (!client) {
+    const choice = await vscode.window.showWarningMessage('Set an API key first: purging a queue needs one.', 'Set API Key');
+    if (choice) await vscode.commands.executeCommand(Commands.setApiKey);
+    return undefined;
+  }
+  let queued: number | undefined;
+  let inProgress: number | undefined;
+  try {
+    const health = await tree.health.lookNow(endpointId, client);
+    queued = health.jobs.inQueue;
+    inProgress = health.jobs.inProgress;
+  } catch (e) {
+    if (!mayBeMissingRoute(e)) throw e;
+    // No health route: the purge can still be asked for, without a count.
+  }
+  if (queued === 0) {
+    void vscode.window.showInformationMessage(`No jobs are waiting in the queue of ${name}${inProgress ? `; ${plural(inProgress, 'job')} in progress go on` : ''}. Nothing was purged.`);
+    return { endpointId, queued, ...(inProgress !== undefined ? { inProgress } : {}) };
+  }
+  const what = queued === undefined ? 'Every queued job will be removed' : `${plural(queued, 'queued job')} will be removed`;
+  const running = inProgress === undefined ? 'Running jobs continue.' : `${plural(inProgress, 'running job')} ${inProgress === 1 ? 'continues' : 'continue'}.`;
+  const choice = await vscode.window.showWarningMessage(
+    `Purge the queue of ${name}?`,
+    { modal: true, detail: `${what} (they end CANCELLED). ${running}` },
+    'Purge Queue',
+  );
+  const counts = { ...(queued !== undefined ? { queued } : {}), ...(inProgress !== undefined ? { inProgress } : {}) };
+  if (choice !== 'Purge Queue') return { endpointId, ...counts, declined: true };
+  let removed: number;
+  try {
+    removed = (await client.purgeQueue(endpointId)).removed;
+  } catch (e) {
+    if (!mayBeMissingRoute(e)) throw e;
+    void vscode.window.showWarningMessage(`The service has no purge-queue route for ${name} (it answered ${e.status}); nothing was purged.`);
+    return { endpointId, ...counts };
+  }
+  void vscode.window.showInformationMessage(`Purged the queue of ${name}: ${plural(removed, 'queued job')} removed; running jobs continue.`);
+  void tree.health.lookNow(endpointId, client).catch(() => undefined);
+  return { endpointId, ...counts, removed };
 }

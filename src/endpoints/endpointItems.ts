@@ -2,6 +2,7 @@
 // view/item/context menus key on (STYLE.md "Trees").
 import * as vscode from 'vscode';
 import type { ErrorDescription } from '../errors/describeError';
+import type { HealthLook } from './healthText';
 import type { BucketNode, EndpointNode } from './billingTreeModel';
 import { bucketText, endpointText } from './itemText';
 
@@ -10,6 +11,8 @@ export const ContextValues = {
   endpoint: 'endpoint',
   /** An endpoint the user added: can be removed. */
   addedEndpoint: 'endpoint.added',
+  /** Billed in the window but gone from the account's endpoint list: no jobs, no queue to purge. */
+  deletedEndpoint: 'endpoint.deleted',
   bucket: 'bucket',
   error: 'error',
   warning: 'warning',
@@ -25,13 +28,15 @@ export interface MessageNode {
 export type TreeNode = EndpointNode | BucketNode | MessageNode;
 
 export class EndpointItem extends vscode.TreeItem {
-  constructor(readonly node: EndpointNode) {
-    const text = endpointText(node);
+  constructor(readonly node: EndpointNode, health?: HealthLook) {
+    const text = endpointText(node, health);
     super(text.label, node.buckets.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     this.id = `endpoint:${node.id}`;
     this.description = text.description;
-    this.contextValue = node.added ? ContextValues.addedEndpoint : ContextValues.endpoint;
-    this.iconPath = new vscode.ThemeIcon(node.amounts.total > 0 ? 'server-process' : 'server');
+    this.contextValue = node.added ? ContextValues.addedEndpoint : node.deleted ? ContextValues.deletedEndpoint : ContextValues.endpoint;
+    this.iconPath = node.deleted
+      ? new vscode.ThemeIcon('trash', new vscode.ThemeColor('disabledForeground'))
+      : new vscode.ThemeIcon(node.amounts.total > 0 ? 'server-process' : 'server');
   }
 }
 

@@ -1,16 +1,19 @@
-// The Endpoints tree: one billing request per refresh, cached, so expanding a node never sends a request.
-// Errors become an item with an action (never a modal, never a throw into the extension host); a 429 is
-// retried by itself once its wait is over. The first request is sent when the view first asks for its
-// children, not at activation.
+// The Endpoints tree: one billing request per refresh (with the account's endpoint list beside it, where the
+// service has one), cached, so expanding a node never sends a request. Errors become an item with an action
+// (never a modal, never a throw into the extension host); a 429 is retried by itself once its wait is over.
+// The first request is sent when the view first asks for its children, not at activation. Live health is
+// endpointHealth.ts's, drawn into the endpoint items.
 import * as vscode from 'vscode';
 import { hostOf } from '../config/profileSettings';
 import type { Logger } from '../core/log';
-import type { BillingResult } from '../core/service';
+import { mayBeMissingRoute, sharedRouteSupport } from '../core/runtime/routeSupport';
+import type { BillingResult, CallOptions, ServiceClient } from '../core/service';
 import { describeError, type ErrorDescription } from '../errors/describeError';
 import type { Connection } from '../connection/connection';
 import { Commands } from '../connection/commandIds';
 import type { AddedEndpoints } from './addedEndpoints';
-import { buildBillingTree, type BillingTreeModel } from './billingTreeModel';
+import { buildBillingTree, type BillingTreeModel, type ListedEndpoint } from './billingTreeModel';
+import { EndpointHealth } from './endpointHealth';
 import { formatUsd } from '../core/billing/usd';
 import { describeWindow, parseStoredWindow, windowLabel, windowQuery, type BillingWindow } from './billingWindow';
 import { BucketItem, EndpointItem, MessageItem, type MessageNode, type TreeNode } from './endpointItems';
@@ -48,6 +51,10 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   private view: vscode.TreeView<TreeNode> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private currentWindow: BillingWindow;
+  /** Live health of the listed endpoints, asked for only while the view is visible. */
+  readonly health: EndpointHealth;
+  /** Clients whose key may not read the endpoint list (403): not asked again until the key changes. */
+  private readonly listForbidden = new WeakSet<ServiceClient>();
 
   constructor(
     private readonly connection: Connection,
@@ -56,9 +63,12 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     private readonly logger: Logger,
   ) {
     this.currentWindow = parseStoredWindow(state_.get(WINDOW_STATE_KEY));
+    this.health = new EndpointHealth(() => this.view?.visible ?? false, logger);
     this.disposables.push(
       this.changed,
       this.loadedEmitter,
+      this.health,
+      this.health.onDidChange((ids) => this.redraw(ids)),
       connection.onDidChange(() => void this.refresh()),
     );
   }
@@ -66,7 +76,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   /** Creates the view; call once. */
   createView(): vscode.TreeView<TreeNode> {
     this.view = vscode.window.createTreeView(ENDPOINTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
-    this.disposables.push(this.view);
+    this.disposables.push(this.view, this.view.onDidChangeVisibility((e) => this.health.setVisible(e.visible)));
     return this.view;
   }
 
@@ -121,13 +131,17 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
 
   private async load(gen: number, signal: AbortSignal): Promise<void> {
     let next: TreeState;
+    let client: ServiceClient | undefined;
     try {
-      const client = await this.connection.getClient();
+      client = await this.connection.getClient();
       if (!client) {
         next = { kind: 'noKey' };
       } else {
-        const result = await client.listBilling(windowQuery(this.currentWindow), { signal });
-        const model = buildBillingTree(result.response, this.added.list(this.connection.profile.name));
+        const [result, listed] = await Promise.all([
+          client.listBilling(windowQuery(this.currentWindow), { signal }),
+          this.listEndpoints(client, { signal }),
+        ]);
+        const model = buildBillingTree(result.response, this.added.list(this.connection.profile.name), listed);
         next = { kind: 'loaded', result, model };
         for (const w of result.warnings) this.logger.warn(`Billing response: ${w}`);
       }
@@ -149,10 +163,45 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     }
     if (gen !== this.generation) return;
     this.state = next;
+    this.health.track(next.kind === 'loaded' ? client : undefined, next.kind === 'loaded' ? next.model.endpoints.filter((e) => e.listed).map((e) => e.id) : []);
     await vscode.commands.executeCommand('setContext', NO_KEY_CONTEXT, next.kind === 'noKey');
     this.updateViewText();
     this.changed.fire(undefined);
     this.loadedEmitter.fire(this.loaded);
+  }
+
+  /**
+   * GET /v2/serverless, when the service has it: the names, and which billed endpoints still exist. Undefined
+   * (billing alone, as before the list existed) when the service has no such route (404 / 405, learned once per
+   * service) or the list cannot be read now (a key without endpoints:read, remembered for this key; any other
+   * error, logged): the list only adds to the view, it never keeps the costs from showing.
+   */
+  private async listEndpoints(client: ServiceClient, options: CallOptions): Promise<ListedEndpoint[] | undefined> {
+    const service = client.settings.billingBaseUrl;
+    if (sharedRouteSupport.get(service, 'endpointList') === 'no' || this.listForbidden.has(client)) return undefined;
+    try {
+      const { endpoints } = await client.listEndpoints(options);
+      sharedRouteSupport.set(service, 'endpointList', 'yes');
+      return endpoints.map((e) => ({ id: e.id, name: e.name }));
+    } catch (e) {
+      if (options.signal?.aborted) return undefined;
+      if (mayBeMissingRoute(e) && sharedRouteSupport.get(service, 'endpointList') !== 'yes') {
+        sharedRouteSupport.set(service, 'endpointList', 'no');
+        this.logger.info(`Endpoint list: the service at ${hostOf(service)} has no GET /v2/serverless; endpoints are shown by id.`);
+        return undefined;
+      }
+      const error = describeError(e, { operation: 'other', host: hostOf(service), secrets: this.connection.secrets() });
+      if (error.kind === 'forbidden') this.listForbidden.add(client);
+      this.logger.warn(`Endpoint list (GET /v2/serverless) failed, endpoints are shown by id: ${error.message}`);
+      return undefined;
+    }
+  }
+
+  /** Redraws the items of these endpoints (their health changed). */
+  private redraw(ids: readonly string[]): void {
+    if (this.state.kind !== 'loaded') return;
+    const wanted = new Set(ids);
+    for (const node of this.state.model.endpoints) if (wanted.has(node.id)) this.changed.fire(node);
   }
 
   private updateViewText(): void {
@@ -169,7 +218,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     switch (node.kind) {
-      case 'endpoint': return new EndpointItem(node);
+      case 'endpoint': return new EndpointItem(node, this.health.get(node.id));
       case 'bucket': return new BucketItem(node);
       case 'message': return new MessageItem(node);
     }
@@ -177,7 +226,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
 
   /** Tooltips on hover only (see itemText.ts). */
   resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
-    if (node.kind === 'endpoint' && this.state.kind === 'loaded') item.tooltip = endpointTooltip(node, this.state.model.window);
+    if (node.kind === 'endpoint' && this.state.kind === 'loaded') item.tooltip = endpointTooltip(node, this.state.model.window, this.health.get(node.id));
     if (node.kind === 'bucket') item.tooltip = bucketTooltip(node);
     return item;
   }

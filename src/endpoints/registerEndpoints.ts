@@ -10,9 +10,10 @@ import { CostChartPanel, COST_CHART_VIEW_TYPE } from '../costChart/costChartPane
 import { AddedEndpoints } from './addedEndpoints';
 import { formatUsd } from '../core/billing/usd';
 import { parseStoredWindow } from './billingWindow';
-import { addEndpoint, changeBillingWindow, removeEndpoint } from './endpointCommands';
+import { addEndpoint, changeBillingWindow, purgeQueue, removeEndpoint } from './endpointCommands';
 import { endpointIdOf } from './endpointItems';
 import { EndpointsTree, NO_KEY_CONTEXT } from './endpointsTree';
+import { showBillingWaits } from './billingWaitNotice';
 
 export interface EndpointsServices {
   tree: EndpointsTree;
@@ -32,12 +33,14 @@ export function registerEndpoints(context: vscode.ExtensionContext, connection: 
     tree,
     chart,
     tree.onDidLoad((loaded) => statusBar.setTotal(loaded ? formatUsd(loaded.model.totals.total) : undefined)),
+    showBillingWaits(view as vscode.TreeView<unknown>, connection),
     vscode.commands.registerCommand(Commands.refreshEndpoints, guard(() => tree.refresh())),
     vscode.commands.registerCommand(Commands.addEndpoint, guard((id?: unknown, name?: unknown) =>
       addEndpoint(tree, connection, added, typeof id === 'string' ? id : undefined, typeof name === 'string' ? name : undefined))),
     vscode.commands.registerCommand(Commands.removeEndpoint, guard((arg?: unknown) => removeEndpoint(tree, connection, added, arg))),
     vscode.commands.registerCommand(Commands.changeBillingWindow, guard((w?: unknown) => changeBillingWindow(tree, w === undefined ? undefined : parseStoredWindow(w)))),
     vscode.commands.registerCommand(Commands.showCostChart, guard((arg?: unknown) => chart.show(endpointIdOf(arg)))),
+    vscode.commands.registerCommand(Commands.purgeQueue, guard((arg?: unknown) => purgeQueue(tree, connection, arg))),
     vscode.window.registerWebviewPanelSerializer(COST_CHART_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => chart.restore(panel, state),
     }),

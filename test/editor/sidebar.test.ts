@@ -231,7 +231,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
     const shown = await shownTree(api);
     const last = shown[shown.length - 1]!;
     assert.equal(last.label, 'Flux Schnell');
-    assert.equal(last.description, '$0.00');
+    assert.equal(last.description, 'black-forest-labs-flux-1-schnell · $0.00'); // the id beside the name (issue 10)
     assert.equal(last.contextValue, 'endpoint.added');
     assert.deepEqual(last.children, []);
     assert.equal(await vscode.commands.executeCommand(Commands.removeEndpoint, 'black-forest-labs-flux-1-schnell'), true);
