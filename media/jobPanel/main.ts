@@ -5,6 +5,7 @@
 import { HostMessage, type PanelJob, type PanelOutput, PanelState, type WebviewMessage } from '../../src/jobPanel/protocol';
 import { formatUsdExact } from '../../src/core/billing/usd';
 import { vscode } from '../../src/webview/vscodeApi';
+import { retryWaitText } from '../../src/errors/retryWaitText';
 
 const root = document.getElementById('root') ?? document.body.appendChild(document.createElement('main'));
 let current: PanelJob | undefined;
@@ -72,6 +73,12 @@ const STATUS_WORDS: Record<string, string> = {
 };
 
 function statusLine(job: PanelJob, now: number): string {
+  const line = progressLine(job, now);
+  // A poll waiting before its retry says so, counting down (issue 12); the host posts only its start and end.
+  return job.running && job.retryWait && job.retryWait.until > now ? `${line} · ${retryWaitText(job.retryWait, now)}` : line;
+}
+
+function progressLine(job: PanelJob, now: number): string {
   const words = STATUS_WORDS[job.status] ?? job.status;
   if (job.running && (job.status === 'IN_QUEUE' || job.status === 'SUBMITTING')) return `${words} for ${elapsed(job.submittedAt, now)}`;
   if (job.status === 'SAVING_OUTPUTS') return words;

@@ -3,6 +3,7 @@
 // profile switch, a new key (from any window: secrets.onDidChange) or a settings change reaches all of them.
 import * as vscode from 'vscode';
 import type { Settings, Profile } from '../config/settings';
+import type { RetryWait } from '../core/http/request';
 import type { Logger } from '../core/log';
 import type { ConnectionSettings, RateLimitSnapshot, ServiceClient } from '../core/service';
 import type { ApiKeyStore } from './apiKeyStore';
@@ -27,6 +28,9 @@ export class Connection implements vscode.Disposable {
   private readonly rateLimitsChanged = new vscode.EventEmitter<RateLimitSnapshot>();
   /** The active client saw new RateLimit headers (SPEC 8.2). */
   readonly onRateLimits: vscode.Event<RateLimitSnapshot> = this.rateLimitsChanged.event;
+  private readonly retryWaits = new vscode.EventEmitter<RetryWait>();
+  /** The active client is about to wait before a retry (a 429's Retry-After…): views say so (issue 12). */
+  readonly onRetryWait: vscode.Event<RetryWait> = this.retryWaits.event;
 
   readonly profiles: ProfileRegistry;
   private client: { profile: Profile; key: string; timeoutMs: number; value: ServiceClient; unsubscribe: () => void } | undefined;
@@ -37,6 +41,7 @@ export class Connection implements vscode.Disposable {
     this.disposables.push(
       this.changed,
       this.rateLimitsChanged,
+      this.retryWaits,
       options.keys.onDidChange((profileName) => {
         if (profileName === this.profile.name) this.invalidate();
       }),
@@ -82,7 +87,12 @@ export class Connection implements vscode.Disposable {
     if (cached && cached.key === key && cached.timeoutMs === timeoutMs && sameHosts(cached.profile, profile)) return cached.value;
     this.dropClient();
     const value = this.clientFor(profile, key);
-    const unsubscribe = value.onRateLimits((snapshot) => this.rateLimitsChanged.fire(snapshot));
+    const offRateLimits = value.onRateLimits((snapshot) => this.rateLimitsChanged.fire(snapshot));
+    const offWaits = value.onRetryWait((wait) => this.retryWaits.fire(wait));
+    const unsubscribe = (): void => {
+      offRateLimits();
+      offWaits();
+    };
     this.client = { profile, key, timeoutMs, value, unsubscribe };
     return value;
   }

@@ -7,6 +7,14 @@ import type { RateLimitSnapshot } from '../core/service';
 import { RATE_LIMIT_WINDOWS } from '../core/schemas';
 import { Commands } from './commandIds';
 import type { Connection } from './connection';
+import { WaitCountdown } from './waitCountdown';
+import { retryWaitText } from '../errors/retryWaitText';
+import type { RouteInfo } from '../core/http/request';
+
+/** One wait per route and job: a newer wait of the same poll replaces the older one. */
+export function routeKey(route: RouteInfo): string {
+  return [route.kind, route.endpointId ?? '', route.jobId ?? ''].join('\u0000');
+}
 
 /** The lowest window under the threshold, as "12 left this minute", or undefined. Pure, for tests. */
 export function lowRateLimit(snapshot: RateLimitSnapshot, share: number, now = Date.now()): string | undefined {
@@ -25,6 +33,8 @@ export class ProfileStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('serverlessGpu.profile', vscode.StatusBarAlignment.Left, 10);
   private total: string | undefined;
   private readonly disposables: vscode.Disposable[] = [];
+  /** Waits before retries of the active client, whichever route (issue 12): the status bar counts down the last. */
+  private readonly waits = new WaitCountdown<string>();
 
   constructor(private readonly connection: Connection, private readonly settings: Settings) {
     this.item.name = 'Serverless GPU profile';
@@ -33,6 +43,9 @@ export class ProfileStatusBar implements vscode.Disposable {
       this.item,
       connection.onDidChange(() => this.update()),
       connection.onRateLimits(() => this.update()),
+      this.waits,
+      connection.onRetryWait((wait) => this.waits.set(routeKey(wait.route), wait)),
+      this.waits.onDidTick(() => this.update()),
       settings.onDidChange(() => this.update()),
     );
     this.update();
@@ -52,8 +65,10 @@ export class ProfileStatusBar implements vscode.Disposable {
   private update(): void {
     const profile = this.connection.profile.name;
     const low = lowRateLimit(this.connection.rateLimits, this.settings.rateLimitWarningShare());
-    this.item.text = `$(cloud) ${profile}${this.total ? ` · ${this.total}` : ''}${low ? ` $(warning) ${low}` : ''}`;
-    this.item.tooltip = `Serverless GPU: profile "${profile}"${this.total ? `, ${this.total} in the billing window` : ''}${low ? `. Rate limit: ${low}` : ''}. Click to switch profile.`;
+    const wait = this.waits.latest();
+    const waiting = wait ? retryWaitText(wait) : undefined;
+    this.item.text = `$(cloud) ${profile}${this.total ? ` · ${this.total}` : ''}${low ? ` $(warning) ${low}` : ''}${waiting ? ` $(watch) ${waiting}` : ''}`;
+    this.item.tooltip = `Serverless GPU: profile "${profile}"${this.total ? `, ${this.total} in the billing window` : ''}${low ? `. Rate limit: ${low}` : ''}${waiting ? `. ${waiting}` : ''}. Click to switch profile.`;
   }
 
   dispose(): void {

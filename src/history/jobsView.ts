@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { JobCommands } from '../jobs/commandIds';
 import { durationMs, isFinished, LocalStatus, statusWords, type JobRecord } from '../jobs/jobRecord';
 import type { HistoryStore } from './historyStore';
+import { retryWaitText, type WaitLike } from '../errors/retryWaitText';
 
 const STATUS_ICONS: Record<string, [string, string?]> = {
   COMPLETED: ['pass', 'testing.iconPassed'],
@@ -15,14 +16,16 @@ const STATUS_ICONS: Record<string, [string, string?]> = {
 };
 
 export class JobItem extends vscode.TreeItem {
-  constructor(readonly record: JobRecord, running: boolean) {
+  constructor(readonly record: JobRecord, running: boolean, retryWait?: WaitLike) {
     super(record.endpointId, vscode.TreeItemCollapsibleState.None);
     this.id = record.key;
     const status = statusWords(record.status);
     const duration = formatDuration(durationMs(record));
     // A job the service has finished but whose outputs are still being written is not "so far" any more.
     const progress = running && record.status !== LocalStatus.saving ? `${duration} so far` : duration;
-    this.description = `${status} · ${progress} · ${formatWhen(record.submittedAt)}`;
+    // A poll waiting before its retry says so first (issue 12), counting down with the view's refresh.
+    const waiting = running && retryWait ? `${retryWaitText(retryWait)} · ` : '';
+    this.description = `${waiting}${status} · ${progress} · ${formatWhen(record.submittedAt)}`;
     // A job whose outputs are being saved offers no "Stop waiting": the service already ended it.
     this.contextValue = !running ? 'serverlessGpu.job' : record.status === LocalStatus.saving ? 'serverlessGpu.job.saving' : 'serverlessGpu.job.running';
     const tip = new vscode.MarkdownString(undefined, true);
@@ -52,7 +55,11 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscod
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly history: HistoryStore, private readonly isRunning: (key: string) => boolean) {
+  constructor(
+    private readonly history: HistoryStore,
+    private readonly isRunning: (key: string) => boolean,
+    private readonly retryWait: (key: string) => WaitLike | undefined = () => undefined,
+  ) {
     this.subscription = history.onDidChange(() => this.refresh());
   }
 
@@ -71,7 +78,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscod
 
   getChildren(element?: JobItem): JobItem[] {
     if (element) return [];
-    return this.history.all().map((r) => new JobItem(r, this.isRunning(r.key)));
+    return this.history.all().map((r) => new JobItem(r, this.isRunning(r.key), this.retryWait(r.key)));
   }
 
   getParent(): undefined {

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import { safeFileName } from '../core/outputs/safeFileName';
 import type { ErrorAction } from '../errors/describeError';
+import type { WaitLike } from '../errors/retryWaitText';
 import type { HistoryStore } from '../history/historyStore';
 import { JOB_PANEL_VIEW_TYPE } from '../jobs/commandIds';
 import { isFinished, JobRecord, statusWords } from '../jobs/jobRecord';
@@ -21,6 +22,10 @@ export interface PanelActions {
   errorActions(key: string): ErrorAction[];
   /** Folders outputs are saved under: the webview may load files from these only. */
   outputRoots(): vscode.Uri[];
+  /** The wait before the next retry of this job's request, while there is one (issue 12). */
+  retryWait(key: string): WaitLike | undefined;
+  /** A job's wait began, ticked or ended. */
+  onDidChangeWaits: vscode.Event<void>;
 }
 
 interface OpenPanel {
@@ -55,6 +60,12 @@ export class JobPanels implements vscode.Disposable {
       history.onDidChange((record) => {
         if (record) void this.update(record.key);
         else for (const key of this.panels.keys()) void this.update(key);
+      }),
+      // Posted when a wait begins or ends only: the page counts the seconds down itself.
+      actions.onDidChangeWaits(() => {
+        for (const open of this.panels.values()) {
+          if (this.actions.retryWait(open.key)?.until !== open.last?.retryWait?.until) void this.update(open.key);
+        }
       }),
       vscode.window.registerWebviewPanelSerializer(JOB_PANEL_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state) => this.restore(panel, state),
@@ -172,6 +183,7 @@ export class JobPanels implements vscode.Disposable {
     const job = toPanelJob(record, {
       webview: open.panel.webview,
       running: this.actions.isRunning(key),
+      retryWait: this.actions.retryWait(key),
       errorActions: this.actions.errorActions(key),
       jobJson: open.jobJson ?? (isFinished(record) ? undefined : { input: record.input }),
       isAllowedFile: (uri) => roots.some((r) => uri.toString().startsWith(`${r}/`)),

@@ -2,6 +2,7 @@
 // LOCAL saved files only; a part that was not saved shows its note and its URL as text, never as a source.
 import * as vscode from 'vscode';
 import type { ErrorAction } from '../errors/describeError';
+import type { WaitLike } from '../errors/retryWaitText';
 import type { JobRecord } from '../jobs/jobRecord';
 import type { PanelJob, PanelOutput } from './protocol';
 
@@ -10,7 +11,11 @@ const MAX_JSON_STRING = 400;
 
 export function toPanelJob(
   record: JobRecord,
-  options: { webview: vscode.Webview; running: boolean; errorActions: ErrorAction[]; jobJson?: unknown; isAllowedFile: (uri: vscode.Uri) => boolean },
+  options: {
+    webview: vscode.Webview; running: boolean; errorActions: ErrorAction[]; jobJson?: unknown; isAllowedFile: (uri: vscode.Uri) => boolean;
+    /** The wait before the next retry of this job's request, while there is one (issue 12). */
+    retryWait?: WaitLike;
+  },
 ): PanelJob {
   const src = (file: string | undefined): string | undefined => {
     if (!file) return undefined;
@@ -43,6 +48,7 @@ export function toPanelJob(
     inputFileName: record.inputFile ? vscode.workspace.asRelativePath(vscode.Uri.parse(record.inputFile)) : undefined,
     status: record.status,
     running: options.running,
+    retryWait: options.running && options.retryWait ? { reason: options.retryWait.reason, status: options.retryWait.status, until: options.retryWait.until } : undefined,
     submittedAt: record.submittedAt,
     startedAt: record.startedAt,
     finishedAt: record.finishedAt,

@@ -49,6 +49,8 @@ export const PanelJob = z.strictObject({
   status: z.string(),
   /** True while the extension is still waiting for this job. */
   running: z.boolean(),
+  /** While a request of this job waits before its retry (issue 12): why and until when (epoch ms); the page counts down. */
+  retryWait: z.strictObject({ reason: z.enum(['rateLimited', 'unavailable', 'network', 'quota']), status: z.number().optional(), until: z.number() }).optional(),
   ...jobFacts,
   /** Actions offered with the error (describeError), shown as buttons. */
   errorActions: z.array(z.strictObject({ id: z.string(), label: z.string() })).default([]),

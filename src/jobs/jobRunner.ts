@@ -11,6 +11,8 @@ import { isTerminalStatus, type Job, type JobInput } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import { outputCost } from '../core/outputs/outputs';
 import { checkId } from '../core/ids';
+import type { RetryWait } from '../core/http/request';
+import { WaitCountdown } from '../connection/waitCountdown';
 import { redact } from '../core/log';
 import { describeError, type ErrorAction } from '../errors/describeError';
 import type { HistoryStore } from '../history/historyStore';
@@ -48,6 +50,10 @@ export class JobRunner implements vscode.Disposable {
   readonly onDidFinish = this.finishEmitter.event;
   /** The number of jobs being followed changed. */
   readonly onDidChangeRunning = this.runningEmitter.event;
+  /** Jobs whose status poll (or submission) waits before a retry, by record key (issue 12: said out loud). */
+  private readonly waits = new WaitCountdown<string>();
+  /** A job's wait began, counted down a second, or ended: the panel and the Jobs view redraw. */
+  readonly onDidChangeWaits = this.waits.onDidTick;
 
   constructor(
     private readonly history: HistoryStore,
@@ -69,6 +75,12 @@ export class JobRunner implements vscode.Disposable {
     this.active.clear();
     this.finishEmitter.dispose();
     this.runningEmitter.dispose();
+    this.waits.dispose();
+  }
+
+  /** The wait before the next retry of this job's request, while there is one. */
+  retryWait(key: string): RetryWait | undefined {
+    return this.waits.get(key);
   }
 
   isRunning(key: string): boolean {
@@ -167,6 +179,7 @@ export class JobRunner implements vscode.Disposable {
       return next;
     };
 
+    let offWaits: (() => void) | undefined;
     void (async () => {
       try {
         const client = await this.clients.getClient();
@@ -182,6 +195,9 @@ export class JobRunner implements vscode.Disposable {
           });
           return;
         }
+        offWaits = client.onRetryWait((w) => {
+          if (isWaitOf(record, w)) this.waits.set(record.key, w);
+        });
         const job = await wait(client, controller.signal, (update) => void apply(patchFromJob(record, update, this.clients.secrets())));
         await chain;
         record = { ...record, ...patchFromJob(record, job, this.clients.secrets()) };
@@ -204,6 +220,8 @@ export class JobRunner implements vscode.Disposable {
           await this.finish(record, { status: LocalStatus.error, error: [described.message, ...(described.details ?? [])].join('\n') });
         }
       } finally {
+        offWaits?.();
+        this.waits.clear(initial.key);
         this.active.delete(initial.key);
         if (!this.disposed) this.runningEmitter.fire(this.active.size);
       }
@@ -231,6 +249,14 @@ export class JobRunner implements vscode.Disposable {
     await this.history.upsert(done);
     this.finishEmitter.fire(done);
   }
+}
+
+/** Whether a transport's wait is this job's: its status poll, or its submission before the job has an id. */
+function isWaitOf(record: JobRecord, wait: RetryWait): boolean {
+  const { kind, endpointId, jobId } = wait.route;
+  if (endpointId !== record.endpointId) return false;
+  if (kind === 'status') return jobId !== undefined && jobId === record.jobId;
+  return (kind === 'run' || kind === 'runsync') && record.jobId === undefined;
 }
 
 /** What a job object from the service changes in our record. */

@@ -72,13 +72,15 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
       isRunning: (key) => runner.isRunning(key),
       errorActions: (key) => runner.errorActions(key),
       outputRoots: () => outputs.roots(),
+      retryWait: (key) => runner.retryWait(key),
+      onDidChangeWaits: runner.onDidChangeWaits,
     },
     logger,
   );
   const commandDeps = { runner, history, panels, memory, diagnostics, codeLens, endpointSources: [endpointsOfSidebar(deps.sidebarEndpoints)] };
   actions = new JobActions(commandDeps);
 
-  const tree = new JobsTreeProvider(history, (key) => runner.isRunning(key));
+  const tree = new JobsTreeProvider(history, (key) => runner.isRunning(key), (key) => runner.retryWait(key));
   const view = vscode.window.createTreeView(JOBS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: false });
   const updateBadge = (count: number): void => {
     view.badge = count > 0 ? { value: count, tooltip: `${count} job${count === 1 ? '' : 's'} running` } : undefined;
@@ -95,6 +97,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     patternChanged,
     registerInputCodeLens(codeLens, () => settings.inputFilePattern(), patternChanged.event),
     createRunningJobsStatusBar(runner, history),
+    runner.onDidChangeWaits(() => tree.refresh()),
     runner.onDidChangeRunning((n) => {
       updateBadge(n);
       tree.refresh();
