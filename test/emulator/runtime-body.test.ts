@@ -1,24 +1,18 @@
 // Issue 9 "Request body": `input` plus the documented optional `webhook`, `policy` and `s3Config`; anything
 // else stays a 400 naming it. Webhooks: when the job ends the emulator POSTs the /status JSON to a loopback URL
 // (others are a 400 saying why), retried up to 2 more times, 10 s (emulator time) apart, on a non-2xx answer.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { moveClock, startEmulator, type Emulator } from './harness';
 import { assertProblem } from './assertions';
-import { jobApi, RT, runtimeConfig } from './runtimeFixtures';
+import { RT, useRuntimeEmulator } from './runtimeFixtures';
 
-let emu: Emulator;
-let api: ReturnType<typeof jobApi>;
-before(async () => {
-  emu = await startEmulator(runtimeConfig());
-  api = jobApi(emu.url);
-});
-after(async () => { await emu?.stop(); });
+const rt = useRuntimeEmulator();
+const api = rt.api;
 
-const advance = (ms: number) => moveClock(emu.url, { advanceMs: ms });
+const advance = rt.advance;
 const run = (body: unknown) => api.call('POST', `/v2/${RT.webhook}/run`, body);
 
 /** A real HTTP server on 127.0.0.1 that records each POST and answers with the next status of `answers`. */

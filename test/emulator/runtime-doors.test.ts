@@ -2,23 +2,17 @@
 // retry and purge-queue change jobs: jobs:run; health, stream and status-sync read: jobs:read), 403 for an
 // endpoint the key may not use, 404 for another user's job, the per-user RateLimit headers, the docs'
 // per-operation limits (purge-queue 2 and cancel 100 per 10 s; a refusal uses nothing), and injected faults.
-import { after, afterEach, before, describe, test } from 'node:test';
+import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { moveClock, request, startEmulator, type Emulator } from './harness';
+import { request } from './harness';
 import { assertProblem, assertUnauthorized } from './assertions';
 import { ENDPOINTS, KEYS } from './fixtures';
-import { jobApi, RT, runtimeConfig } from './runtimeFixtures';
+import { jobApi, RT, useRuntimeEmulator } from './runtimeFixtures';
 
-let emu: Emulator;
-let api: ReturnType<typeof jobApi>;
 let job: string;
-before(async () => {
-  emu = await startEmulator(runtimeConfig());
-  api = jobApi(emu.url);
-  job = await api.submit(RT.echo);
-});
-after(async () => { await emu?.stop(); });
-afterEach(async () => { await request(emu.url, '/__admin/faults', { method: 'DELETE' }); });
+const rt = useRuntimeEmulator(async (api) => { job = await api.submit(RT.echo); });
+const api = rt.api;
+afterEach(async () => { await request(rt.url(), '/__admin/faults', { method: 'DELETE' }); });
 
 type Route = { method: 'GET' | 'POST'; path: (ep: string, id: string) => string; scope: 'jobs:run' | 'jobs:read' };
 const ROUTES: Record<string, Route> = {
@@ -34,35 +28,35 @@ for (const [name, r] of Object.entries(ROUTES)) {
   describe(`/${name}`, () => {
     test('the other method is 405 with Allow', async () => {
       const other = r.method === 'GET' ? 'POST' : 'GET';
-      const res = await request(emu.url, r.path(RT.echo, job), { method: other, key: KEYS.full, body: other === 'POST' ? {} : undefined });
+      const res = await request(rt.url(), r.path(RT.echo, job), { method: other, key: KEYS.full, body: other === 'POST' ? {} : undefined });
       assertProblem(res, 405);
       assert.equal(res.headers.allow, r.method);
     });
 
     test('no key is 401 with a Bearer challenge; a bad key is 401 invalid_token', async () => {
-      assertUnauthorized(await request(emu.url, r.path(RT.echo, job), { method: r.method }));
-      const bad = await request(emu.url, r.path(RT.echo, job), { method: r.method, key: 'nope' });
+      assertUnauthorized(await request(rt.url(), r.path(RT.echo, job), { method: r.method }));
+      const bad = await request(rt.url(), r.path(RT.echo, job), { method: r.method, key: 'nope' });
       assertUnauthorized(bad);
       assert.match(String(bad.headers['www-authenticate']), /invalid_token/);
     });
 
     test(`a key without ${r.scope} is 403; another user's endpoint and an endpoint outside the key's list are 403`, async () => {
       const without = r.scope === 'jobs:run' ? KEYS.readOnly : KEYS.runOnly;
-      assertProblem(await request(emu.url, r.path(RT.echo, job), { method: r.method, key: without }), 403);
-      assertProblem(await request(emu.url, r.path(ENDPOINTS.bobs, job), { method: r.method, key: KEYS.full }), 403);
-      assertProblem(await request(emu.url, r.path(RT.echo, job), { method: r.method, key: KEYS.ep1Only }), 403);
+      assertProblem(await request(rt.url(), r.path(RT.echo, job), { method: r.method, key: without }), 403);
+      assertProblem(await request(rt.url(), r.path(ENDPOINTS.bobs, job), { method: r.method, key: KEYS.full }), 403);
+      assertProblem(await request(rt.url(), r.path(RT.echo, job), { method: r.method, key: KEYS.ep1Only }), 403);
     });
 
     test('an answer carries the per-user RateLimit headers', async () => {
-      await moveClock(emu.url, { advanceMs: 10_000 }); // a fresh per-operation window (purge-queue allows 2)
-      const res = await request(emu.url, r.path(RT.echo, job), { method: r.method, key: KEYS.full });
+      await rt.advance(10_000); // a fresh per-operation window (purge-queue allows 2)
+      const res = await request(rt.url(), r.path(RT.echo, job), { method: r.method, key: KEYS.full });
       assert.ok(res.headers.ratelimit, `no RateLimit on ${res.status}`);
       assert.ok(res.headers['ratelimit-policy']);
     });
 
     test('an injected fault on its path answers instead of the route', async () => {
-      await request(emu.url, '/__admin/faults', { method: 'POST', body: { kind: 'status', status: 503, retryAfter: 2, path: `/v2/${RT.echo}/${name}` } });
-      const res = await request(emu.url, r.path(RT.echo, job), { method: r.method, key: KEYS.full });
+      await request(rt.url(), '/__admin/faults', { method: 'POST', body: { kind: 'status', status: 503, retryAfter: 2, path: `/v2/${RT.echo}/${name}` } });
+      const res = await request(rt.url(), r.path(RT.echo, job), { method: r.method, key: KEYS.full });
       assertProblem(res, 503);
       assert.equal(res.headers['retry-after'], '2');
     });
@@ -71,7 +65,7 @@ for (const [name, r] of Object.entries(ROUTES)) {
 
 describe('jobs of another user', () => {
   test("bob's job read through alice's endpoint id is 404 on the job routes", async () => {
-    const bobs = jobApi(emu.url, KEYS.bob);
+    const bobs = jobApi(rt.url(), KEYS.bob);
     const bobJob = await bobs.submit(ENDPOINTS.bobs);
     assertProblem(await api.cancel(RT.echo, bobJob), 404);
     assertProblem(await api.stream(RT.echo, bobJob), 404);
@@ -82,7 +76,7 @@ describe('jobs of another user', () => {
 
 describe('per-operation rate limits (docs: per endpoint and operation, per 10 seconds)', () => {
   test('purge-queue: 2 per 10 s; the third is 429 with Retry-After and the detail names the operation; the window resets', async () => {
-    await moveClock(emu.url, { advanceMs: 10_000 - (Date.parse((await request(emu.url, '/__admin/clock')).json.now) % 10_000) + 100 });
+    await rt.advance(10_000 - (Date.parse((await request(rt.url(), '/__admin/clock')).json.now) % 10_000) + 100);
     assert.equal((await api.purge(RT.limits)).status, 200);
     assert.equal((await api.purge(RT.limits)).status, 200);
     const refused = await api.purge(RT.limits);
@@ -91,12 +85,12 @@ describe('per-operation rate limits (docs: per endpoint and operation, per 10 se
     const retryAfter = Number(refused.headers['retry-after']);
     assert.ok(retryAfter >= 1 && retryAfter <= 10, `Retry-After ${retryAfter}`);
     assert.equal((await api.purge(RT.echo)).status, 200, 'another endpoint has its own budget');
-    await moveClock(emu.url, { advanceMs: retryAfter * 1000 });
+    await rt.advance(retryAfter * 1000);
     assert.equal((await api.purge(RT.limits)).status, 200);
   });
 
   test('a per-operation 429 uses no unit of the user windows', async () => {
-    await moveClock(emu.url, { advanceMs: 10_000 - (Date.parse((await request(emu.url, '/__admin/clock')).json.now) % 10_000) + 100 });
+    await rt.advance(10_000 - (Date.parse((await request(rt.url(), '/__admin/clock')).json.now) % 10_000) + 100);
     await api.purge(RT.limits);
     await api.purge(RT.limits);
     const before0 = await api.health(RT.limits);
@@ -107,7 +101,7 @@ describe('per-operation rate limits (docs: per endpoint and operation, per 10 se
   });
 
   test('cancel: 100 per 10 s', async () => {
-    await moveClock(emu.url, { advanceMs: 10_000 - (Date.parse((await request(emu.url, '/__admin/clock')).json.now) % 10_000) + 100 });
+    await rt.advance(10_000 - (Date.parse((await request(rt.url(), '/__admin/clock')).json.now) % 10_000) + 100);
     for (let i = 0; i < 100; i++) assert.equal((await api.cancel(RT.limits, job)).status, 404);
     assertProblem(await api.cancel(RT.limits, job), 429);
   });

@@ -2,21 +2,15 @@
 // timeout, one FIFO queue per endpoint, delayTime as the real wait, low-priority jobs last and never scaling,
 // the queue-size 429 of the docs' rate-limit section; all on the emulator clock (README, "Workers, queue and
 // runtime routes").
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { moveClock, startEmulator, type Emulator } from './harness';
 import { assertProblem } from './assertions';
-import { jobApi, RT, runtimeConfig } from './runtimeFixtures';
+import { RT, useRuntimeEmulator } from './runtimeFixtures';
 
-let emu: Emulator;
-let api: ReturnType<typeof jobApi>;
-before(async () => {
-  emu = await startEmulator(runtimeConfig());
-  api = jobApi(emu.url);
-});
-after(async () => { await emu?.stop(); });
+const rt = useRuntimeEmulator();
+const api = rt.api;
 
-const advance = (ms: number) => moveClock(emu.url, { advanceMs: ms });
+const advance = rt.advance;
 const workers = async (ep: string) => (await api.health(ep)).json.workers;
 const state = async (ep: string, id: string) => (await api.status(ep, id)).json;
 

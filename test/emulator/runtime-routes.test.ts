@@ -1,27 +1,22 @@
 // Issue 9 job routes, with the shapes of the docs' "Operation reference" and runpod-sdk's types:
 // POST /cancel/<job>, POST /retry/<job>, POST /purge-queue, GET /health, GET /status-sync/<job>?wait=,
 // GET /status/<job>?ttl=, policy.executionTimeout and policy.ttl (TIMED_OUT), and billing of cancelled jobs.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { moveClock, request, startEmulator, type Emulator } from './harness';
+import { request } from './harness';
 import { assertBadParams, assertProblem } from './assertions';
 import { KEYS } from './fixtures';
-import { jobApi, RT, runtimeConfig } from './runtimeFixtures';
+import { RT, useRuntimeEmulator } from './runtimeFixtures';
 
-let emu: Emulator;
-let api: ReturnType<typeof jobApi>;
-before(async () => {
-  emu = await startEmulator(runtimeConfig());
-  api = jobApi(emu.url);
-});
-after(async () => { await emu?.stop(); });
+const rt = useRuntimeEmulator();
+const api = rt.api;
 
-const advance = (ms: number) => moveClock(emu.url, { advanceMs: ms });
+const advance = rt.advance;
 const state = async (ep: string, id: string) => (await api.status(ep, id)).json;
 
 async function billedTotal(endpoint: string): Promise<number> {
-  const r = await request(emu.url, `/v2/billing/serverless?serverlessId=${endpoint}&bucketSize=year&lastN=1`, { key: KEYS.full });
+  const r = await request(rt.url(), `/v2/billing/serverless?serverlessId=${endpoint}&bucketSize=year&lastN=1`, { key: KEYS.full });
   assert.equal(r.status, 200, r.text);
   return r.json.metadata.totals.totalAmount as number;
 }

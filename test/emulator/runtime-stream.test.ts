@@ -2,21 +2,15 @@
 // shape runpod-sdk and runpod-python read), batches of the vLLM worker (`{choices: [{tokens}], usage}`, three
 // tokens per 100 ms of emulator time), handed out once each, then the terminal status; the final output is the
 // list of every batch. Other kinds stream their whole output once, when they complete.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { moveClock, startEmulator, type Emulator } from './harness';
 import { assertProblem } from './assertions';
-import { jobApi, RT, runtimeConfig } from './runtimeFixtures';
+import { RT, useRuntimeEmulator } from './runtimeFixtures';
 
-let emu: Emulator;
-let api: ReturnType<typeof jobApi>;
-before(async () => {
-  emu = await startEmulator(runtimeConfig());
-  api = jobApi(emu.url);
-});
-after(async () => { await emu?.stop(); });
+const rt = useRuntimeEmulator();
+const api = rt.api;
 
-const advance = (ms: number) => moveClock(emu.url, { advanceMs: ms });
+const advance = rt.advance;
 type Batch = { choices: Array<{ tokens: string[] }>; usage: { input: number; output: number } };
 const textOf = (batches: Batch[]) => batches.map((b) => b.choices[0]!.tokens.join('')).join('');
 

@@ -1,7 +1,8 @@
 // Endpoints for the runtime suites (issue 9): each test gets its own, so clock moves and bursts of one test
 // never queue behind another's jobs. Times are seconds long so the few milliseconds of real time that pass
 // between two requests never decide an outcome; the admin clock moves jobs along.
-import { request, type Reply } from './harness';
+import { after, before } from 'node:test';
+import { moveClock, request, startEmulator, type Emulator, type Reply } from './harness';
 import { config, KEYS } from './fixtures';
 import assert from 'node:assert/strict';
 
@@ -54,8 +55,31 @@ export function runtimeConfig() {
   });
 }
 
-export function jobApi(base: string, key: string = KEYS.full) {
-  const call = (method: string, path: string, body?: unknown): Promise<Reply> => request(base, path, { method, key, body });
+/**
+ * One emulator with runtimeConfig() for the suite of the calling file: started before its tests, stopped
+ * after. `api` and `advance` read the emulator's URL when called, so they can be taken at module level.
+ */
+export function useRuntimeEmulator(afterStart?: (api: ReturnType<typeof jobApi>) => Promise<void>) {
+  let emu: Emulator | undefined;
+  const url = (): string => {
+    if (!emu) throw new Error('the runtime emulator is not started yet (call from a test or hook)');
+    return emu.url;
+  };
+  const api = jobApi(url);
+  // One hook, so `afterStart` runs once the emulator is up (a second root `before` in the test file was seen
+  // to run before this one's start had finished).
+  before(async () => {
+    emu = await startEmulator(runtimeConfig());
+    await afterStart?.(api);
+  });
+  after(async () => { await emu?.stop(); });
+  return { url, api, advance: (ms: number) => moveClock(url(), { advanceMs: ms }) };
+}
+
+/** Calls of the job routes; `base` is the emulator's URL, or a function giving it when a call is made. */
+export function jobApi(base: string | (() => string), key: string = KEYS.full) {
+  const baseUrl = typeof base === 'string' ? () => base : base;
+  const call = (method: string, path: string, body?: unknown): Promise<Reply> => request(baseUrl(), path, { method, key, body });
   return {
     call,
     async submit(endpoint: string, input: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<string> {
