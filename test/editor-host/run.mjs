@@ -31,6 +31,9 @@ const REPO = path.resolve(HOST_DIR, '../..');
 const TESTS_ENTRY = path.join(REPO, 'dist/test/editor/index.js');
 const FIXTURE_WORKSPACE = path.join(REPO, 'test/editor/fixtures/workspace');
 const ARTIFACTS = path.join(HOST_DIR, 'artifacts');
+// Failure screenshots and logs of this run, in a folder of their own: a flake seen in one of several runs (or
+// in two runs side by side) keeps its evidence instead of being overwritten by the next run.
+const RUN_ARTIFACTS = path.join(ARTIFACTS, 'runs', `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
 const DOCS_IMAGES = path.join(REPO, 'docs/images');
 const CODE_SERVER = path.join(HOST_DIR, 'node_modules/code-server/out/node/entry.js');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -359,7 +362,8 @@ function writeStubExtension(dir) {
 
 /**
  * After a failure: the extension's own log (its "Serverless GPU" channel, which VS Code writes to a file under
- * the profile's logs folder) is copied to artifacts/ and its end printed, since it usually says what went wrong.
+ * the profile's logs folder) is copied to this run's artifacts folder and its end printed, since it usually says
+ * what went wrong.
  */
 function keepExtensionLog(userData) {
   const found = [];
@@ -375,10 +379,10 @@ function keepExtensionLog(userData) {
   } catch {
     return;
   }
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  fs.mkdirSync(RUN_ARTIFACTS, { recursive: true });
   found.forEach((file, i) => {
     const text = fs.readFileSync(file, 'utf8');
-    const keep = path.join(ARTIFACTS, `serverless-gpu${found.length > 1 ? `-${i + 1}` : ''}.log`);
+    const keep = path.join(RUN_ARTIFACTS, `serverless-gpu${found.length > 1 ? `-${i + 1}` : ''}.log`);
     fs.writeFileSync(keep, text);
     const tail = text.trimEnd().split('\n').slice(-30);
     console.log(`  the extension's log (${path.relative(REPO, keep)}), last ${tail.length} lines:\n${tail.map((l) => `    | ${l}`).join('\n')}`);
@@ -449,8 +453,8 @@ async function main() {
     } else if (ev.event === 'fail') {
       counts.failed++;
       console.log(`  ✗ ${ev.title}\n${String(ev.error).replace(/^/gm, '      ')}`);
-      const file = path.join(ARTIFACTS, `failed-${slug(ev.title)}.png`);
-      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      const file = path.join(RUN_ARTIFACTS, `failed-${slug(ev.title)}.png`);
+      fs.mkdirSync(RUN_ARTIFACTS, { recursive: true });
       failureShots.push(page.screenshot({ path: file }).then(() => console.log(`    screenshot: ${path.relative(REPO, file)}`), () => {}));
     } else if (ev.event === 'pending') {
       counts.pending++;
@@ -494,8 +498,8 @@ async function main() {
   clearTimeout(timer);
   await Promise.all(failureShots);
   if (code !== 0) {
-    const file = path.join(ARTIFACTS, code === 'timeout' ? 'run-timed-out.png' : 'run-failed.png');
-    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    const file = path.join(RUN_ARTIFACTS, code === 'timeout' ? 'run-timed-out.png' : 'run-failed.png');
+    fs.mkdirSync(RUN_ARTIFACTS, { recursive: true });
     await page.screenshot({ path: file }).catch(() => {});
     console.log(`    screenshot: ${path.relative(REPO, file)}`);
   }
