@@ -32,6 +32,11 @@ export class EmulatorClock {
     this.emit();
   }
 
+  /** Wakes every waiter without moving the clock: something real happened (a worker process posted a result). */
+  touch(): void {
+    this.emit();
+  }
+
   /** Called after every move, so waiters (runsync) can re-check jobs that a jump finished. */
   onChange(listener: ClockListener): () => void {
     this.listeners.add(listener);

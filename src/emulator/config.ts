@@ -6,8 +6,10 @@ import * as z from 'zod';
 import { DateTime } from '../core/schemas';
 import { OperationLimitsConfig } from './jobs/operationLimits';
 import { RUNTIME_FIELDS } from './jobs/runtimeSettings';
+import { WorkerCommandConfig } from './workerProtocol/workerConfig';
 
-export const ENDPOINT_KINDS = ['image', 'public-image', 'public-video', 'public-audio', 'echo', 'llm'] as const;
+// `worker` (issue 14): jobs run by real processes running the user's handler (src/emulator/workerProtocol/).
+export const ENDPOINT_KINDS = ['image', 'public-image', 'public-video', 'public-audio', 'echo', 'llm', 'worker'] as const;
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
 
 // endpoints:read (our addition, issue 9): the REST endpoint list and workers, GET /v2/serverless...
@@ -47,6 +49,8 @@ export const EndpointConfig = z.looseObject({
   ...RUNTIME_FIELDS,
   /** Serverless GPU pool ids the workers are placed on (GET /v2/serverless shows them as gpu.pools). */
   gpuPools: z.array(z.string().min(1)).min(1).default(['ADA_24']),
+  /** Kind `worker` only (and required there): the command that starts one worker process. */
+  worker: WorkerCommandConfig.optional(),
 });
 export type EndpointConfig = z.infer<typeof EndpointConfig>;
 
@@ -132,6 +136,7 @@ export const EmulatorConfigSchema = z
       u.endpoints.forEach((e, ei) => {
         if (seenEndpoints.has(e.id)) ctx.addIssue({ code: 'custom', path: ['users', ui, 'endpoints', ei, 'id'], message: `duplicate endpoint id '${e.id}'` });
         seenEndpoints.add(e.id);
+        if (e.kind === 'worker' && !e.worker) ctx.addIssue({ code: 'custom', path: ['users', ui, 'endpoints', ei, 'worker'], message: 'an endpoint of kind "worker" needs `worker: { command: [...] }`' });
         if (e.workersMin > e.workersMax) ctx.addIssue({ code: 'custom', path: ['users', ui, 'endpoints', ei, 'workersMin'], message: `must not exceed workersMax (${e.workersMax})` });
       });
     });

@@ -13,6 +13,7 @@ import { OperationLimiter } from './jobs/operationLimits';
 import { RateLimiter } from './rateLimiter';
 import { createEmulatorServer } from './server';
 import { defaultScale, generateUsage } from './syntheticUsage';
+import { WorkerRegistry } from './workerProtocol/workerRuntime';
 
 export { EmulatorClock } from './clock';
 export { ConfigError, EmulatorConfigSchema, loadConfigFile, parseConfig } from './config';
@@ -92,7 +93,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   let origin = '';
   const files = new FileStore(clock);
-  const jobs = new JobQueue({ clock, retentionMs: config.retentionMinutes * 60_000, files, origin: () => origin, log: options.log });
+  const workers = new WorkerRegistry(() => origin);
+  const jobs = new JobQueue({ clock, retentionMs: config.retentionMinutes * 60_000, files, origin: () => origin, log: options.log, workers });
   const faults = new FaultQueue();
   const stopping = new AbortController();
   const sweep = (): void => {
@@ -100,7 +102,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     files.sweep();
   };
   const server = createEmulatorServer({
-    clock, keys, jobs, files, faults,
+    clock, keys, jobs, files, faults, workers,
     limiter: new RateLimiter(config.rateLimits, clock),
     opLimiter: new OperationLimiter(config.operationLimits),
     admin: options.admin ? { clock, faults, onClockMoved: sweep } : undefined,
@@ -119,6 +121,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   origin = urlOf(host, port);
   const timer = setInterval(sweep, SWEEP_INTERVAL_MS);
   timer.unref();
+  // `worker` endpoints start their workersMin processes now that the protocol's URLs are known.
+  jobs.startWorkers(config.users.flatMap((u) => u.endpoints));
 
   let closing: Promise<void> | undefined;
   return {

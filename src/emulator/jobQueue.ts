@@ -18,6 +18,10 @@ import { WebhookSender } from './jobs/webhooks';
 import { buildOutput } from './outputs';
 import { hashString } from './prng';
 import { HttpProblem } from './respond';
+import { WorkerRuntime, type WorkerRegistry } from './workerProtocol/workerRuntime';
+
+/** An endpoint's runtime: the simulated workers, or (kind `worker`) real worker processes with the same surface. */
+type Runtime = EndpointRuntime | WorkerRuntime;
 
 /** Default policy.ttl (docs "Execution policies"): a job not ended after 24 h is TIMED_OUT. */
 export const DEFAULT_JOB_TTL_MS = 86_400_000;
@@ -38,6 +42,10 @@ export interface EmulatedJob extends RuntimeJob {
   /** Stream batches already handed out by /stream. */
   streamCursor: number;
   result?: { status: 'COMPLETED'; output: unknown } | { status: 'FAILED'; error: string };
+  /** Kind `worker`: the chunks its generator handler streamed, in order. */
+  streamed?: Array<{ output: unknown }>;
+  /** Why it ended TIMED_OUT when that was not a timeout (kind `worker`: its worker died). */
+  endReason?: string;
 }
 
 /** The job object of SPEC 2.7 as the status, run and runsync routes return it. */
@@ -49,6 +57,8 @@ export interface JobQueueOptions {
   files: FileStore;
   origin: () => string;
   log?: (line: string) => void;
+  /** Where `worker` endpoints register their processes for the worker protocol's routes. */
+  workers?: WorkerRegistry;
 }
 
 export interface EndpointHealth {
@@ -58,7 +68,7 @@ export interface EndpointHealth {
 
 export class JobQueue {
   private readonly jobs = new Map<string, EmulatedJob>();
-  private readonly runtimes = new Map<EndpointConfig, EndpointRuntime>();
+  private readonly runtimes = new Map<EndpointConfig, Runtime>();
   /** Unended jobs with a webhook: their runtimes are advanced by a timer, since nobody may read them. */
   private readonly watched = new Set<EmulatedJob>();
   private readonly webhooks: WebhookSender;
@@ -74,14 +84,18 @@ export class JobQueue {
     clearTimeout(this.watchTimer);
     this.offClock();
     this.webhooks.close();
+    this.o.workers?.closeAll();
   }
 
   /** The endpoint's runtime, advanced to now. */
-  runtime(endpoint: EndpointConfig): EndpointRuntime {
+  runtime(endpoint: EndpointConfig): Runtime {
     let r = this.runtimes.get(endpoint);
     if (!r) {
       const prefix = `${(hashString(endpoint.id) >>> 0).toString(36).padStart(7, '0')}w`;
-      r = new EndpointRuntime(endpoint, prefix, this.o.clock.now(), (job) => this.onEnded(job as EmulatedJob));
+      const onEnd = (job: RuntimeJob): void => this.onEnded(job as EmulatedJob);
+      r = endpoint.kind === 'worker' && endpoint.worker && this.o.workers
+        ? new WorkerRuntime({ endpoint: { ...endpoint, worker: endpoint.worker }, workerPrefix: prefix, clock: this.o.clock, registry: this.o.workers, onEnd })
+        : new EndpointRuntime(endpoint, prefix, this.o.clock.now(), onEnd);
       this.runtimes.set(endpoint, r);
     }
     r.advance(this.o.clock.now());
@@ -148,11 +162,16 @@ export class JobQueue {
     const executionTime = ranMs(job);
     const worker = job.workerId !== undefined ? { workerId: job.workerId } : {};
     if (job.end === 'CANCELLED') return { id: job.id, status: 'CANCELLED', delayTime, executionTime, ...worker };
-    if (job.end === 'TIMED_OUT') return { id: job.id, status: 'TIMED_OUT', delayTime, executionTime, error: timeoutReason(job), ...worker };
+    if (job.end === 'TIMED_OUT') return { id: job.id, status: 'TIMED_OUT', delayTime, executionTime, error: job.endReason ?? timeoutReason(job), ...worker };
     const r = this.settle(job);
     return r.status === 'COMPLETED'
       ? { id: job.id, status: 'COMPLETED', delayTime, executionTime, output: r.output, ...worker }
       : { id: job.id, status: 'FAILED', delayTime, executionTime, error: r.error, ...worker };
+  }
+
+  /** Starts the runtimes of `worker` endpoints, so their workersMin processes boot with the emulator. */
+  startWorkers(endpoints: Iterable<EndpointConfig>): void {
+    for (const e of endpoints) if (e.kind === 'worker') this.runtime(e);
   }
 
   /** /cancel: a queued or running job ends CANCELLED now (billed for the time it ran); an ended one is left as it is. */
@@ -171,7 +190,7 @@ export class JobQueue {
     const now = runtime.now;
     Object.assign(job, {
       queuedAtMs: now, expiresAtMs: now + (job.policy.ttl ?? DEFAULT_JOB_TTL_MS), retries: job.retries + 1, streamCursor: 0,
-      startsAtMs: undefined, endsAtMs: undefined, end: undefined, workerId: undefined, result: undefined,
+      startsAtMs: undefined, endsAtMs: undefined, end: undefined, workerId: undefined, result: undefined, streamed: undefined, endReason: undefined,
     });
     if (job.webhook) this.watch(job);
     runtime.enqueue(job);

@@ -110,6 +110,9 @@ export function buildOutput(ctx: OutputContext): JobResult {
         const url = publicFile(ctx, 'video.webm', 'video/webm', () => SAMPLE_VIDEO);
         return { ok: true, output: { video_url: url, cost: ctx.cost } };
       }
+      case 'worker':
+        // A worker endpoint's output is what its handler returned (workerProtocol/workerRuntime.ts sets it).
+        return { ok: false, error: 'The worker reported no result.' };
     }
   } catch (err) {
     if (err instanceof BadInput) return { ok: false, error: err.message };

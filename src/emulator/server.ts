@@ -15,6 +15,8 @@ import type { OperationLimiter } from './jobs/operationLimits';
 import type { RateLimiter } from './rateLimiter';
 import { HttpProblem, sendHttpProblem, sendProblem } from './respond';
 import { handleServerless, matchServerlessRoute, type ServerlessRoute } from './serverless/serverlessRoutes';
+import { handleEmulatorRoute, handleWorkerProtocol } from './workerProtocol/protocolRoutes';
+import type { WorkerRegistry } from './workerProtocol/workerRuntime';
 
 export interface ServerContext {
   clock: EmulatorClock;
@@ -27,6 +29,8 @@ export interface ServerContext {
   faults: FaultQueue;
   admin: AdminContext | undefined;
   stopping: AbortSignal;
+  /** The worker processes of `worker` endpoints, for the worker protocol's routes (workerProtocol/). */
+  workers: WorkerRegistry;
   log?: (line: string) => void;
 }
 
@@ -77,6 +81,9 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
 
   if (ctx.admin && path.startsWith('/__admin/') && (await handleAdmin(ctx.admin, req, res, path))) return;
   if (path.startsWith('/files/')) return serveFile(ctx, req, res, path);
+  // Issue 14: the worker protocol (spoken by worker processes, token in the URL) and the emulator-only routes.
+  if (path.startsWith('/__worker/')) return handleWorkerProtocol({ workers: ctx.workers, stopping: ctx.stopping }, req, res, url);
+  if (path.startsWith('/__emulator/')) return handleEmulatorRoute({ keys: ctx.keys, jobs: ctx.jobs, clock: ctx.clock, stopping: ctx.stopping }, req, res, url);
 
   const route = matchRoute(path);
   if (!route) throw new HttpProblem(404, `There is no route ${path}. The service has GET /v2/billing/serverless, GET /v2/serverless[/<endpoint>[/workers]], POST /v2/<endpoint>/run, /runsync and /purge-queue, GET /v2/<endpoint>/health, GET /v2/<endpoint>/status, /status-sync and /stream/<job>, and POST /v2/<endpoint>/cancel and /retry/<job>.`);

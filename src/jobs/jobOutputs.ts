@@ -2,15 +2,16 @@
 // `serverlessGpu.jobs.outputsDirectory`, default `.serverless-outputs`), hands the parts to the core's
 // saveJobOutputs (which downloads without the API key, with a size cap and a timeout) and turns the result
 // into the record's list of outputs, in output order.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { parseOutputs, type OutputPart } from '../core/outputs/outputs';
 import { saveJobOutputs, type SavedJobOutputs } from '../core/outputs/saveOutputs';
 import type { Job } from '../core/schemas';
 import type { JobRecord, SavedOutput } from './jobRecord';
+import type { OutputsDirectorySetting } from './outputsLocation';
+import { OutputsRootChooser } from './outputsRoot';
 
 export interface JobOutputSettings {
-  outputsDirectory(): string;
+  outputsDirectory(): OutputsDirectorySetting;
   downloadOutputs(): boolean;
   maxDownloadBytes(): number;
   downloadTimeoutMs(): number;
@@ -30,28 +31,25 @@ export interface JobOutputsWriter {
 }
 
 export class WorkspaceOutputsWriter implements JobOutputsWriter {
-  constructor(private readonly settings: JobOutputSettings, private readonly fallbackRoot: vscode.Uri) {}
+  /** Where outputs go, with the one-time confirmation of a workspace's folder outside the workspace (issue 12). */
+  readonly location: OutputsRootChooser;
+
+  constructor(private readonly settings: JobOutputSettings, fallbackRoot: vscode.Uri, approvals?: vscode.Memento) {
+    this.location = new OutputsRootChooser(settings, fallbackRoot, approvals);
+  }
 
   /** The outputs root for a job: under the workspace folder of its input file, else the first folder. */
-  rootFor(inputFile?: string): vscode.Uri {
-    const dir = this.settings.outputsDirectory().trim() || '.serverless-outputs';
-    if (path.isAbsolute(dir)) return vscode.Uri.file(dir);
-    const folder =
-      (inputFile ? vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(inputFile)) : undefined) ??
-      vscode.workspace.workspaceFolders?.[0];
-    return vscode.Uri.joinPath(folder?.uri ?? this.fallbackRoot, dir);
+  rootFor(inputFile?: string): Promise<vscode.Uri> {
+    return this.location.rootFor(inputFile);
   }
 
   roots(): vscode.Uri[] {
-    const dir = this.settings.outputsDirectory().trim() || '.serverless-outputs';
-    if (path.isAbsolute(dir)) return [vscode.Uri.file(dir)];
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    return [...folders.map((f) => vscode.Uri.joinPath(f.uri, dir)), vscode.Uri.joinPath(this.fallbackRoot, dir)];
+    return this.location.roots();
   }
 
   async save(record: JobRecord, job: Job, signal?: AbortSignal, secrets: readonly string[] = []): Promise<SavedOutputs> {
     const parts = parseOutputs(job.output);
-    const root = this.rootFor(record.inputFile);
+    const root = await this.rootFor(record.inputFile);
     const saved = await saveJobOutputs({
       dir: root.fsPath,
       endpointId: record.endpointId,

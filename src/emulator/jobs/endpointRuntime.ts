@@ -49,8 +49,8 @@ interface Worker {
 /** One live worker, as GET /v2/serverless/<id>/workers needs it (src/emulator/serverless/workersView.ts). */
 export interface WorkerSnapshot {
   id: string;
-  /** Throttled and unhealthy workers do not happen in the emulator. */
-  state: 'initializing' | 'idle' | 'running';
+  /** Throttled workers do not happen in the emulator; unhealthy ones only on `worker` endpoints (real processes). */
+  state: 'initializing' | 'idle' | 'running' | 'unhealthy';
   /** When its cold start ended (undefined while initializing). */
   readyAtMs?: number;
   /** The job a running worker has. */

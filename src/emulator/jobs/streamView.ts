@@ -14,6 +14,11 @@ export interface StreamSlice {
 
 /** The batches of `job` not yet handed out, at emulator time `nowMs`. */
 export function streamBatches(job: EmulatedJob, view: JobView, nowMs: number): StreamSlice {
+  // Kind `worker`: what the handler itself streamed (a generator handler's yields), as the worker posted it.
+  if (job.endpoint.kind === 'worker') {
+    const all = job.streamed ?? [];
+    return { batches: all.slice(job.streamCursor), cursor: all.length };
+  }
   if (job.endpoint.kind !== 'llm') {
     if (view.status !== 'COMPLETED' || job.streamCursor > 0) return { batches: [], cursor: job.streamCursor };
     return { batches: [{ output: view.output }], cursor: 1 };
@@ -29,6 +34,8 @@ export function streamBatches(job: EmulatedJob, view: JobView, nowMs: number): S
 
 /** When the next batch of a running `llm` job appears (for a held /stream). */
 export function nextBatchAt(job: EmulatedJob): number | undefined {
+  // A worker's chunk arrives when it arrives (the runtime wakes waiters): "now" once there is one not handed out.
+  if (job.endpoint.kind === 'worker') return (job.streamed?.length ?? 0) > job.streamCursor ? job.startsAtMs : undefined;
   if (job.endpoint.kind !== 'llm' || job.phase !== 'running' || job.startsAtMs === undefined) return undefined;
   return job.startsAtMs + (job.streamCursor + 1) * TICK_MS;
 }

@@ -9,7 +9,7 @@ import { DATA_CENTER_ID, gpuTypeOf, imageOf } from './endpointView';
 /** What the queue model knows of one active worker (scaled-down workers are not listed). */
 export interface WorkerSnapshot {
   id: string;
-  state: 'initializing' | 'idle' | 'running';
+  state: 'initializing' | 'idle' | 'running' | 'unhealthy';
   /** When it finished its cold start and could take jobs; undefined while initializing. */
   readyAtMs?: number;
 }
@@ -17,7 +17,7 @@ export interface WorkerSnapshot {
 /** The emulator never changes an endpoint's configuration while it runs: every worker runs version 1. */
 const ENDPOINT_VERSION = 1;
 
-const STATUS_OF: Record<WorkerSnapshot['state'], WorkerStatus> = { initializing: 'INITIALIZING', idle: 'IDLE', running: 'RUNNING' };
+const STATUS_OF: Record<WorkerSnapshot['state'], WorkerStatus> = { initializing: 'INITIALIZING', idle: 'IDLE', running: 'RUNNING', unhealthy: 'UNHEALTHY' };
 
 function workerView(endpoint: EndpointConfig, w: WorkerSnapshot, nowMs: number): EndpointWorker {
   // startedAt and uptimeSeconds count from the end of the cold start: an initializing worker "has not
