@@ -8,6 +8,7 @@
 // `capabilities.untrustedWorkspaces.restrictedConfigurations`.
 import * as vscode from 'vscode';
 import { parseProfiles, type Profile } from './profileSettings';
+import { DEFAULT_OUTPUTS_DIRECTORY, type OutputsDirectorySetting } from '../jobs/outputsLocation';
 
 export const SECTION = 'serverlessGpu';
 
@@ -81,10 +82,17 @@ export class Settings implements vscode.Disposable {
   }
 
   // --- Job runner (issue 5). None of these decides where the key goes: any scope may set them.
-  /** Outputs folder, relative to the workspace folder (or absolute). */
-  outputsDirectory(): string {
-    const v = this.anyScope<string>(SettingKeys.jobsOutputsDirectory, '.serverless-outputs');
-    return typeof v === 'string' && v.trim() ? v.trim() : '.serverless-outputs';
+  /**
+   * Outputs folder, relative to the workspace folder (or absolute), and whether the workspace set it. It decides
+   * where files are written (issue 12), so in an untrusted workspace only the user's value counts (it is also in
+   * `restrictedConfigurations`), and a workspace value outside the workspace is confirmed first (jobs/outputsRoot.ts).
+   */
+  outputsDirectory(): OutputsDirectorySetting {
+    const info = this.config().inspect<unknown>(SettingKeys.jobsOutputsDirectory);
+    const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+    const fromWorkspace = vscode.workspace.isTrusted ? text(info?.workspaceFolderValue) ?? text(info?.workspaceValue) : undefined;
+    if (fromWorkspace !== undefined) return { value: fromWorkspace, fromWorkspace: true };
+    return { value: text(info?.globalValue) ?? DEFAULT_OUTPUTS_DIRECTORY, fromWorkspace: false };
   }
   /** Download https outputs of public endpoints (never with the API key). */
   downloadOutputs(): boolean {

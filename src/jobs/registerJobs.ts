@@ -52,7 +52,7 @@ export interface JobRunnerDeps {
 export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Disposable[]; api: JobRunnerApi } {
   const { context, settings, logger } = deps;
   const history = new HistoryStore(context.workspaceState, () => settings.historyLimit());
-  const outputs = new WorkspaceOutputsWriter(settings, context.globalStorageUri);
+  const outputs = new WorkspaceOutputsWriter(settings, context.globalStorageUri, context.globalState);
   // Learned job durations survive restarts, so the first job of a session on a known endpoint is already polled
   // near its predicted end (src/core/jobs/pollPlan.ts) rather than at the ~1 s beat used for unknown ones.
   const durations = JobDurationModel.fromJSON(context.globalState.get(DURATIONS_KEY));
@@ -68,7 +68,9 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     {
       runAgain: (r) => actions!.runAgain(r),
       runWithSeed: (r, seed) => actions!.runWithSeed(r, seed),
-      cancel: (key) => void vscode.commands.executeCommand(JobCommands.cancelJob, key),
+      cancel: (key) => void vscode.commands.executeCommand(JobCommands.stopWaiting, key),
+      cancelJob: (key) => void vscode.commands.executeCommand(JobCommands.cancelJob, key),
+      retry: (key) => void vscode.commands.executeCommand(JobCommands.retryJob, key),
       isRunning: (key) => runner.isRunning(key),
       errorActions: (key) => runner.errorActions(key),
       outputRoots: () => outputs.roots(),

@@ -1,0 +1,38 @@
+// Issue 12, finding 3: a cloned repository's .vscode/settings.json must not choose where files are written.
+// A workspace's outputs folder outside the workspace needs the user's confirmation; the user's own setting
+// does not; inside the workspace nothing is asked.
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import { isInside, resolveOutputsRoot } from '../../../src/jobs/outputsLocation';
+
+const ws = path.resolve('/home/me/project');
+
+describe('where outputs may be written (issue 12)', () => {
+  test('a workspace value outside the workspace (absolute or by "..") needs a confirmation, and falls back inside it', () => {
+    for (const value of ['/etc/cron.d', '../../.ssh', '/home/me/project/../other']) {
+      const root = resolveOutputsRoot({ value, fromWorkspace: true }, ws, []);
+      assert.equal(root.needsConfirmation, true, value);
+      assert.equal(root.fallback, path.join(ws, '.serverless-outputs'));
+    }
+  });
+
+  test('once that folder is confirmed it is used, and only that folder', () => {
+    assert.equal(resolveOutputsRoot({ value: '/data/outputs', fromWorkspace: true }, ws, ['/data/outputs']).needsConfirmation, false);
+    assert.equal(resolveOutputsRoot({ value: '/data/outputs2', fromWorkspace: true }, ws, ['/data/outputs']).needsConfirmation, true);
+  });
+
+  test('the user\'s own setting and any folder inside the workspace are used without a question', () => {
+    assert.deepEqual(resolveOutputsRoot({ value: '/data/outputs', fromWorkspace: false }, ws, []), {
+      dir: '/data/outputs', needsConfirmation: false, fallback: path.join(ws, '.serverless-outputs'),
+    });
+    assert.equal(resolveOutputsRoot({ value: 'out/jobs', fromWorkspace: true }, ws, []).dir, path.join(ws, 'out/jobs'));
+    assert.equal(resolveOutputsRoot({ value: `${ws}/out`, fromWorkspace: true }, ws, []).needsConfirmation, false);
+    assert.equal(resolveOutputsRoot({ value: '  ', fromWorkspace: true }, ws, []).dir, path.join(ws, '.serverless-outputs'));
+  });
+
+  test('inside means inside: a sibling whose name starts the same is outside', () => {
+    assert.equal(isInside(ws, `${ws}-evil/x`), false);
+    assert.equal(isInside(ws, `${ws}/a/../b`), true);
+  });
+});
