@@ -68,9 +68,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     {
       runAgain: (r) => actions!.runAgain(r),
       runWithSeed: (r, seed) => actions!.runWithSeed(r, seed),
-      cancel: (key) => void vscode.commands.executeCommand(JobCommands.stopWaiting, key),
-      cancelJob: (key) => void vscode.commands.executeCommand(JobCommands.cancelJob, key),
-      retry: (key) => void vscode.commands.executeCommand(JobCommands.retryJob, key),
+      cancel: (key) => void vscode.commands.executeCommand(JobCommands.cancelJob, key),
       isRunning: (key) => runner.isRunning(key),
       errorActions: (key) => runner.errorActions(key),
       outputRoots: () => outputs.roots(),
