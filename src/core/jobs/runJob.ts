@@ -4,6 +4,7 @@
 import { systemClock } from '../http/clock';
 import { isTerminalStatus, type Job, type JobInput } from '../schemas';
 import type { ServiceClient } from '../service';
+import type { RequestOptions } from '../runtime/schemas';
 import { durationKey, sharedDurationModel } from './durationModel';
 import { waitForJob, type WaitOptions } from './waitForJob';
 
@@ -15,6 +16,8 @@ export interface RunJobOptions extends Omit<WaitOptions, 'initial' | 'submittedA
   waitMs?: number;
   /** Called once the service has accepted the job, with its id: the caller can record it before the wait. */
   onSubmitted?: (job: Job) => void;
+  /** The request options sent beside the input (webhook, policy, s3Config), as the input file gave them. */
+  request?: RequestOptions;
 }
 
 /**
@@ -23,9 +26,9 @@ export interface RunJobOptions extends Omit<WaitOptions, 'initial' | 'submittedA
  * status change.
  */
 export async function runJob(client: ServiceClient, endpointId: string, input: JobInput, options: RunJobOptions): Promise<Job> {
-  const { mode, waitMs, onSubmitted, ...wait } = options;
+  const { mode, waitMs, onSubmitted, request, ...wait } = options;
   const clock = wait.clock ?? systemClock;
-  const call = wait.signal ? { signal: wait.signal } : {};
+  const call = { ...(wait.signal ? { signal: wait.signal } : {}), ...(request ? { request } : {}) };
   const submittedAt = clock.now();
   const first: Job =
     mode === 'sync'

@@ -1,0 +1,132 @@
+// Why a job sits IN_QUEUE, in words, from the endpoint's GET /health (jobs and workers by state): the most
+// common question on the platform. Asked only while the job is queued, a few seconds apart, and never when the
+// service has no health route (learned once, runtime/routeSupport.ts). The health route counts workers, not
+// the endpoint's settings, so "none allowed" (max workers 0) is only said when the caller knows the maximum
+// (from the endpoint list); otherwise the words say what health can tell and what it cannot.
+import { CancelledError } from '../http/errors';
+import { systemClock, type Clock } from '../http/clock';
+import { rateLimitWaitMs } from '../http/rateLimit';
+import type { ServiceClient } from '../service';
+import { mayBeMissingRoute, sharedRouteSupport, type RouteSupport } from '../runtime/routeSupport';
+import type { HealthResponse } from '../runtime/schemas';
+
+export type QueueReasonKind = 'coldStart' | 'allBusy' | 'noneAllowed' | 'noWorkers' | 'throttled' | 'starting';
+
+export interface QueueReason {
+  kind: QueueReasonKind;
+  /** One or two sentences for the panel. */
+  text: string;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The reason a queued job waits, from the endpoint's health. `maxWorkers`: the endpoint's workersMax where
+ * known (the endpoint list), to tell "none allowed" from "none running".
+ */
+export function explainQueue(health: HealthResponse, maxWorkers?: number): QueueReason {
+  const { workers, jobs } = health;
+  const queued = jobs.inQueue;
+  // This job is one of the queued ones; the ones before it are at most the rest.
+  const ahead = Math.max(0, queued - 1);
+  const queueWords = queued > 1 ? ` ${plural(queued, 'job')} in the queue (up to ${ahead} ahead of this one).` : '';
+  if (workers.initializing > 0) {
+    return {
+      kind: 'coldStart',
+      text: `Waiting for a worker to start (cold start): ${plural(workers.initializing, 'worker')} initializing, loading the image and model.${queueWords}`,
+    };
+  }
+  const active = workers.running + workers.idle;
+  if (active === 0 && workers.throttled > 0) {
+    return {
+      kind: 'throttled',
+      text: `Throttled: ${plural(workers.throttled, 'worker')} waiting for a GPU of the endpoint's type to become free.${queueWords}`,
+    };
+  }
+  if (workers.running > 0 && workers.idle === 0) {
+    const unhealthy = workers.unhealthy > 0 ? ` ${plural(workers.unhealthy, 'worker')} unhealthy.` : '';
+    const capped = maxWorkers !== undefined && workers.running >= maxWorkers ? ` (the endpoint's maximum is ${maxWorkers})` : '';
+    return {
+      kind: 'allBusy',
+      text: `All ${plural(workers.running, 'worker')} busy${capped}: ${ahead} ${ahead === 1 ? 'job' : 'jobs'} ahead in the queue.${unhealthy}`,
+    };
+  }
+  if (active === 0) {
+    if (maxWorkers === 0) {
+      return { kind: 'noneAllowed', text: 'No worker is allowed: the endpoint\'s max workers is 0, so its jobs wait until it is raised.' };
+    }
+    const unhealthy = workers.unhealthy > 0 ? ` ${plural(workers.unhealthy, 'worker')} unhealthy.` : '';
+    return {
+      kind: 'noWorkers',
+      text:
+        `No worker is running or starting.${unhealthy}${queueWords} The endpoint may allow no workers (max workers 0) or have ` +
+        'no GPU available; its health does not say which.',
+    };
+  }
+  return { kind: 'starting', text: `${plural(workers.idle, 'worker')} idle: the job should start in a moment.${queueWords}` };
+}
+
+export interface WatchQueueOptions {
+  signal: AbortSignal;
+  /** Called with each reason (also when unchanged: the caller may drop repeats). */
+  onReason: (reason: QueueReason) => void;
+  /** Before the first question: a job that leaves the queue this fast needs no explaining. */
+  firstAfterMs?: number;
+  /** Between questions. */
+  intervalMs?: number;
+  clock?: Clock;
+  routeSupport?: RouteSupport;
+  /** The endpoint's max workers, when known. */
+  maxWorkers?: () => Promise<number | undefined>;
+}
+
+export const QUEUE_WATCH_FIRST_MS = 1000;
+export const QUEUE_WATCH_INTERVAL_MS = 3000;
+/** Below this many requests left in a rate-limit window, health is not asked (the job's own status comes first). */
+const LOW_QUOTA = 20;
+
+/**
+ * Asks the endpoint's health while `signal` is not aborted and reports why the job waits. Ends quietly when
+ * aborted, when the service has no health route, or on an error (a reason is a nicety, never a failure).
+ */
+export async function watchQueue(client: ServiceClient, endpointId: string, options: WatchQueueOptions): Promise<void> {
+  const clock = options.clock ?? systemClock;
+  const routes = options.routeSupport ?? sharedRouteSupport;
+  const service = client.settings.jobsBaseUrl;
+  const { signal } = options;
+  let delay = options.firstAfterMs ?? QUEUE_WATCH_FIRST_MS;
+  let maxWorkers: number | undefined;
+  let askedMax = false;
+  try {
+    for (;;) {
+      await clock.sleep(delay, signal);
+      delay = options.intervalMs ?? QUEUE_WATCH_INTERVAL_MS;
+      if (routes.get(service, 'health') === 'no') return;
+      const now = clock.now();
+      if (rateLimitWaitMs(client.rateLimits, now) > 0) continue;
+      if (Object.values(client.rateLimits).some((w) => w && w.remaining < LOW_QUOTA && w.resetAt > now)) continue;
+      let health: HealthResponse;
+      try {
+        health = await client.health(endpointId, { signal });
+        routes.set(service, 'health', 'yes');
+      } catch (e) {
+        if (signal.aborted) return;
+        // The job exists, so its endpoint does: a 404/405/501 here means the route is missing.
+        if (routes.get(service, 'health') !== 'yes' && mayBeMissingRoute(e)) routes.set(service, 'health', 'no');
+        return;
+      }
+      const noWorkers = health.workers.running + health.workers.idle + health.workers.initializing === 0;
+      if (noWorkers && !askedMax && options.maxWorkers) {
+        askedMax = true;
+        maxWorkers = await options.maxWorkers().catch(() => undefined);
+      }
+      if (signal.aborted) return;
+      options.onReason(explainQueue(health, maxWorkers));
+    }
+  } catch (e) {
+    if (e instanceof CancelledError || signal.aborted) return;
+    throw e;
+  }
+}

@@ -1,0 +1,75 @@
+// Following a job's text through /stream against a real local server: the text grows chunk by chunk, the
+// follower ends with the job, learns which endpoints stream, and learns a service without the route once.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServiceClient } from '../../../src/core/http/client';
+import { followStream, shouldStream, StreamingEndpoints } from '../../../src/core/jobs/followStream';
+import { RouteSupport } from '../../../src/core/runtime/routeSupport';
+import { json, problem, scriptedServers, type ScriptedServer } from '../support/scriptedServer';
+
+const serve = scriptedServers();
+const clientOf = (s: ScriptedServer) => createServiceClient({ billingBaseUrl: s.url, jobsBaseUrl: s.url, apiKey: 'k-stream-1234' }, { random: () => 0 });
+const batch = (...tokens: string[]) => ({ output: { choices: [{ tokens }], usage: { input: 2, output: tokens.length } } });
+
+describe('followStream', () => {
+  test('gathers the text of each vLLM batch as it comes, reports it, and ends with the job', async () => {
+    const server = await serve([
+      json({ status: 'IN_QUEUE', stream: [] }),
+      json({ status: 'IN_PROGRESS', stream: [batch(' You', ' asked')] }),
+      json({ status: 'IN_PROGRESS', stream: [batch(':', ' hi'), batch('.')] }),
+      json({ status: 'COMPLETED', stream: [] }),
+    ]);
+    const seen: string[] = [];
+    const statuses: string[] = [];
+    const endpoints = new StreamingEndpoints();
+    const result = await followStream(clientOf(server), 'llama', 'j1', {
+      signal: new AbortController().signal, idleIntervalMs: 10, routeSupport: new RouteSupport(), endpoints,
+      onText: (t) => seen.push(t), onStatus: (s) => statuses.push(s),
+    });
+    assert.deepEqual(result, { text: ' You asked: hi.', streamed: true });
+    assert.deepEqual(seen, [' You asked', ' You asked: hi.']);
+    assert.deepEqual(statuses, ['IN_QUEUE', 'IN_PROGRESS', 'IN_PROGRESS', 'COMPLETED']);
+    assert.equal(endpoints.get(server.url, 'llama'), true);
+    assert.ok(server.requests.every((r) => r.url === '/v2/llama/stream/j1'));
+  });
+
+  test('an endpoint whose job completes having streamed nothing before its end is learned as not streaming', async () => {
+    const server = await serve([
+      json({ status: 'IN_PROGRESS', stream: [] }),
+      json({ status: 'COMPLETED', stream: [{ output: [{ image_url: 'data:image/png;base64,AAAA', seed: 1 }] }] }),
+    ]);
+    const endpoints = new StreamingEndpoints();
+    const routes = new RouteSupport();
+    const client = clientOf(server);
+    assert.equal(shouldStream(client, 'sdxl', { routeSupport: routes, endpoints }), true, 'unknown endpoints are tried');
+    const result = await followStream(client, 'sdxl', 'j1', { signal: new AbortController().signal, idleIntervalMs: 10, routeSupport: routes, endpoints, onText: () => undefined });
+    assert.deepEqual(result, { text: '', streamed: false });
+    assert.equal(shouldStream(client, 'sdxl', { routeSupport: routes, endpoints }), false);
+  });
+
+  test('a service without /stream is learned once: no stream is tried again', async () => {
+    const server = await serve([problem(404, 'no route')]);
+    const routes = new RouteSupport();
+    const client = clientOf(server);
+    const result = await followStream(client, 'ep', 'j1', { signal: new AbortController().signal, routeSupport: routes, endpoints: new StreamingEndpoints(), onText: () => undefined });
+    assert.deepEqual(result, { text: '', streamed: false });
+    assert.equal(shouldStream(client, 'other', { routeSupport: routes }), false);
+  });
+
+  test('an answer with nothing new is followed by a pause, not a tight loop', async () => {
+    const server = await serve([json({ status: 'IN_PROGRESS', stream: [] }), json({ status: 'IN_PROGRESS', stream: [] }), json({ status: 'COMPLETED', stream: [] })]);
+    await followStream(clientOf(server), 'ep', 'j1', { signal: new AbortController().signal, idleIntervalMs: 100, routeSupport: new RouteSupport(), endpoints: new StreamingEndpoints(), onText: () => undefined });
+    const gap = server.requests[1]!.at - server.requests[0]!.at;
+    assert.ok(gap >= 90, `paused ${gap} ms`);
+  });
+
+  test('an abort ends it with the text gathered so far', async () => {
+    const controller = new AbortController();
+    const server = await serve((_req, i) => json({ status: 'IN_PROGRESS', stream: i === 0 ? [{ output: 'partial ' }] : [] }));
+    const result = await followStream(clientOf(server), 'ep', 'j1', {
+      signal: controller.signal, idleIntervalMs: 20, routeSupport: new RouteSupport(), endpoints: new StreamingEndpoints(),
+      onText: () => setTimeout(() => controller.abort(), 30),
+    });
+    assert.deepEqual(result, { text: 'partial ', streamed: true });
+  });
+});

@@ -1,0 +1,101 @@
+// Why a queued job waits: the words for each health picture, and the watcher that asks /health only while
+// told to, a few seconds apart, and never again on a service without the route.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServiceClient } from '../../../src/core/http/client';
+import { explainQueue, watchQueue, type QueueReason } from '../../../src/core/jobs/queueReason';
+import { RouteSupport } from '../../../src/core/runtime/routeSupport';
+import { HealthResponse } from '../../../src/core/runtime/schemas';
+import { json, problem, scriptedServers, type ScriptedServer } from '../support/scriptedServer';
+
+const serve = scriptedServers();
+const clientOf = (s: ScriptedServer) => createServiceClient({ billingBaseUrl: s.url, jobsBaseUrl: s.url, apiKey: 'k-health-1234' }, { random: () => 0 });
+
+function health(workers: Partial<HealthResponse['workers']>, jobs: Partial<HealthResponse['jobs']> = {}): HealthResponse {
+  return HealthResponse.parse({ workers, jobs });
+}
+
+describe('explainQueue', () => {
+  test('a worker initializing is a cold start', () => {
+    const r = explainQueue(health({ initializing: 1 }, { inQueue: 1 }));
+    assert.equal(r.kind, 'coldStart');
+    assert.match(r.text, /cold start/);
+    assert.match(r.text, /1 worker initializing/);
+  });
+
+  test('every worker running and none idle: all busy, with how many jobs are ahead', () => {
+    const r = explainQueue(health({ running: 2 }, { inQueue: 4, inProgress: 2 }));
+    assert.equal(r.kind, 'allBusy');
+    assert.match(r.text, /All 2 workers busy: 3 jobs ahead in the queue/);
+    assert.match(explainQueue(health({ running: 2 }, { inQueue: 2 }), 2).text, /\(the endpoint's maximum is 2\): 1 job ahead/);
+  });
+
+  test('no worker at all with max workers 0 known: none allowed', () => {
+    const r = explainQueue(health({}, { inQueue: 3 }), 0);
+    assert.equal(r.kind, 'noneAllowed');
+    assert.match(r.text, /max workers is 0/);
+  });
+
+  test('no worker at all and the maximum unknown: says what health can tell, and what it cannot', () => {
+    const r = explainQueue(health({}, { inQueue: 3 }));
+    assert.equal(r.kind, 'noWorkers');
+    assert.match(r.text, /No worker is running or starting/);
+    assert.match(r.text, /does not say which/);
+  });
+
+  test('throttled workers and none running: throttled', () => {
+    const r = explainQueue(health({ throttled: 2 }, { inQueue: 1 }));
+    assert.equal(r.kind, 'throttled');
+    assert.match(r.text, /Throttled: 2 workers waiting for a GPU/);
+  });
+
+  test('an idle worker: about to start', () => {
+    assert.equal(explainQueue(health({ idle: 1 }, { inQueue: 1 })).kind, 'starting');
+  });
+});
+
+describe('watchQueue', () => {
+  test('asks /health after the first delay and then at the interval, until aborted', async () => {
+    const server = await serve([json({ workers: { initializing: 1 }, jobs: { inQueue: 1 } }), json({ workers: { running: 1 }, jobs: { inQueue: 2 } })]);
+    const reasons: QueueReason[] = [];
+    const controller = new AbortController();
+    const done = watchQueue(clientOf(server), 'ep', {
+      signal: controller.signal, firstAfterMs: 50, intervalMs: 150, routeSupport: new RouteSupport(),
+      onReason: (r) => {
+        reasons.push(r);
+        if (reasons.length === 2) controller.abort();
+      },
+    });
+    await done;
+    assert.deepEqual(reasons.map((r) => r.kind), ['coldStart', 'allBusy']);
+    assert.deepEqual(server.requests.map((r) => r.url), ['/v2/ep/health', '/v2/ep/health']);
+    const gap = server.requests[1]!.at - server.requests[0]!.at;
+    assert.ok(gap >= 140, `a few seconds apart (here 150 ms): ${gap} ms`);
+  });
+
+  test('a service without /health is learned once and not asked again', async () => {
+    const server = await serve([problem(404, 'no route')]);
+    const routes = new RouteSupport();
+    const client = clientOf(server);
+    const reasons: QueueReason[] = [];
+    await watchQueue(client, 'ep', { signal: new AbortController().signal, firstAfterMs: 0, routeSupport: routes, onReason: (r) => reasons.push(r) });
+    assert.equal(routes.get(server.url, 'health'), 'no');
+    await watchQueue(client, 'ep', { signal: new AbortController().signal, firstAfterMs: 0, routeSupport: routes, onReason: (r) => reasons.push(r) });
+    assert.equal(server.requests.length, 1);
+    assert.deepEqual(reasons, []);
+  });
+
+  test('with no worker at all it asks the endpoint for its max workers, once, to say "none allowed"', async () => {
+    const server = await serve([json({ workers: {}, jobs: { inQueue: 1 } })]);
+    const reasons: QueueReason[] = [];
+    const controller = new AbortController();
+    let asked = 0;
+    await watchQueue(clientOf(server), 'ep', {
+      signal: controller.signal, firstAfterMs: 0, intervalMs: 20, routeSupport: new RouteSupport(),
+      maxWorkers: async () => { asked++; return 0; },
+      onReason: (r) => { reasons.push(r); if (reasons.length === 3) controller.abort(); },
+    });
+    assert.equal(asked, 1);
+    assert.deepEqual(reasons.map((r) => r.kind), ['noneAllowed', 'noneAllowed', 'noneAllowed']);
+  });
+});
