@@ -7,7 +7,10 @@
 // - dedicated image endpoint, as specified: [{image_url: "data:image/png;base64,...", seed}]
 // - dedicated image endpoint, as also seen: {image_url | images: [...], seed}
 // - public endpoint: {image_url | video_url | audio_url: "https://...", cost}
+// - a language model's answer (vLLM / OpenAI-shaped `choices`): its text (./llmText.ts)
 // - anything else a custom worker returns: kept as JSON.
+
+import { llmText } from './llmText';
 
 export type MediaKind = 'image' | 'video' | 'audio';
 
@@ -38,7 +41,13 @@ export interface RejectedPart {
   /** Why it was not accepted, in words for the user. */
   reason: string;
 }
-export type OutputPart = PngPart | UrlPart | JsonPart | RejectedPart;
+/** A language model's answer as text (./llmText.ts): shown as words and saved as output.txt. */
+export interface TextPart {
+  kind: 'text';
+  field: string;
+  text: string;
+}
+export type OutputPart = PngPart | UrlPart | JsonPart | TextPart | RejectedPart;
 
 export interface ParseOutputsOptions {
   /** Largest decoded PNG accepted from a data URI, in bytes. Default 50 MiB. */
@@ -56,6 +65,8 @@ export function parseOutputs(output: unknown, options: ParseOutputsOptions = {})
   const maxBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
   const parts: OutputPart[] = [];
   if (output === undefined || output === null) return parts;
+  const text = llmText(output);
+  if (text !== undefined) return [{ kind: 'text', field: 'output', text }];
   if (Array.isArray(output)) {
     output.forEach((item, i) => parseItem(item, `output[${i}]`, maxBytes, parts));
   } else {

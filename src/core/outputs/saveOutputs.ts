@@ -1,6 +1,6 @@
 // Keeps a finished job's outputs on disk the moment it completes: the service deletes dedicated results after
 // 30 minutes and public output URLs expire after 7 days (SPEC 8.6, 8.7), so later is too late.
-// Layout: <dir>/<safe endpoint id>/<safe job id>/{image-1-seed-42.png, video-1.mp4, ..., job.json}.
+// Layout: <dir>/<safe endpoint id>/<safe job id>/{image-1-seed-42.png, video-1.mp4, output.txt, ..., job.json}.
 // Nothing that could be saved is thrown away: a failed download is recorded in job.json and the rest is
 // still written.
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -35,7 +35,7 @@ export interface SavedFile {
   /** File name inside `folder`. */
   name: string;
   path: string;
-  kind: 'png' | MediaKind;
+  kind: 'png' | 'text' | MediaKind;
   bytes: number;
   /** Where in the output it came from, e.g. "output[0].image_url". */
   field: string;
@@ -118,6 +118,19 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
       case 'rejected':
         rejected.push({ field: part.field, reason: part.reason });
         break;
+      case 'text': {
+        // A model's answer as plain text beside job.json (issue 10), readable without the JSON around it.
+        const name = 'output.txt';
+        const path = join(folder, name);
+        const bytes = Buffer.from(redact(part.text, options.secrets), 'utf8');
+        try {
+          await writeFile(path, bytes);
+          files.push({ name, path, kind: 'text', bytes: bytes.byteLength, field: part.field });
+        } catch (e) {
+          failedWrites.push({ field: part.field, reason: `could not write ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+        }
+        break;
+      }
       case 'json':
         break; // kept in job.json through the full job object
     }

@@ -63,6 +63,16 @@ function options(job: Job, more: Partial<SaveJobOutputsOptions> = {}): SaveJobOu
 }
 
 describe('saveJobOutputs', () => {
+  test('a language model\'s answer is saved as output.txt beside job.json, as plain text (issue 10)', async () => {
+    const job = aCompletedJob('job-llm', [{ choices: [{ tokens: [' You', ' asked'] }], usage: { input: 1, output: 2 } }, { choices: [{ tokens: ['.'] }] }]);
+    const saved = await saveJobOutputs(options(job));
+    assert.deepEqual(saved.files.map((f) => [f.name, f.kind, f.field]), [['output.txt', 'text', 'output']]);
+    assert.equal(await readFile(join(saved.folder, 'output.txt'), 'utf8'), ' You asked.');
+    assert.deepEqual((await readdir(saved.folder)).sort(), ['job.json', 'output.txt']);
+    const record = JSON.parse(await readFile(saved.jobJsonPath, 'utf8'));
+    assert.deepEqual(record.files.map((f: { name: string }) => f.name), ['output.txt']);
+  });
+
   test('decoded PNGs are written with their seed in the name, and job.json records everything', async () => {
     const job = aCompletedJob('job-png', [{ image_url: aPngDataUri(3, 3), seed: 42 }, { image_url: aPngDataUri(2, 2), seed: 43 }, { image_url: 'javascript:alert(1)' }]);
     const saved = await saveJobOutputs(options(job, { inputFile: '/work/inputs/cat.json' }));
