@@ -1,15 +1,21 @@
 // Job input files (issue 2, "Input files"; SPEC 4.2): a JSON file next to the user's code that holds either
-// the bare input object or the request body {"input": {...}}. Anything else is refused with a message that
+// the bare input object or the request body {"input": {...}}, which may also carry the platform's request
+// options (webhook, policy, s3Config; issue 10). Anything else is refused with a message that
 // points at the line and column, before anything is sent: the caller sends nothing when this throws.
 import { BadInputError } from '../http/errors';
 import type { JobInput } from '../schemas';
+import { RequestOptions } from '../runtime/schemas';
 import { lineColumnAt, scanJson } from './jsonLocator';
 
 export interface ParsedInputFile {
   input: JobInput;
   /** True when the file was {"input": {...}}: "Run again with this seed" keeps that shape. */
   wrapped: boolean;
+  /** The request options written beside "input" (webhook, policy, s3Config), to be sent as given. */
+  request?: RequestOptions;
 }
+
+const REQUEST_OPTION_KEYS: ReadonlySet<string> = new Set(['webhook', 'policy', 's3Config']);
 
 const BOM = '\uFEFF';
 
@@ -44,21 +50,32 @@ export function parseInputFile(text: string): ParsedInputFile {
   }
   if (!Object.prototype.hasOwnProperty.call(parsed, 'input')) return { input: parsed, wrapped: false };
 
-  const extra = Object.keys(parsed).filter((k) => k !== 'input');
+  // Beside "input", the request options the platform documents (webhook, policy, s3Config) are sent as given;
+  // anything else is refused before sending, at its line.
+  const extra = Object.keys(parsed).filter((k) => k !== 'input' && !REQUEST_OPTION_KEYS.has(k));
   if (extra.length > 0) {
     const first = extra[0]!;
     const list = extra.map((k) => JSON.stringify(k)).join(', ');
     throw new BadInputError(
-      `The input file has "input" and also ${list} at the top level. The request body allows only "input" ` +
-        `(SPEC 4.2): move ${extra.length === 1 ? 'it' : 'them'} inside "input", or remove the "input" wrapper.`,
+      `The input file has "input" and also ${list} at the top level. Beside "input" the request body allows only ` +
+        `"webhook", "policy" and "s3Config": move ${extra.length === 1 ? 'it' : 'them'} inside "input", or remove the "input" wrapper.`,
       ...at(keyAt(first)?.keyOffset),
     );
+  }
+  const options: Record<string, unknown> = {};
+  for (const k of Object.keys(parsed)) if (k !== 'input') options[k] = parsed[k];
+  const checked = RequestOptions.safeParse(options);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    const top = String(issue.path[0] ?? '');
+    const where = issue.path.map(String).join('.');
+    throw new BadInputError(`"${where}": ${issue.message}.`, ...at(keyAt(top)?.valueOffset));
   }
   const input = (parsed as { input: unknown }).input;
   if (!isPlainObject(input)) {
     throw new BadInputError(`"input" must be a JSON object, not ${describeValue(input)}.`, ...at(keyAt('input')?.valueOffset));
   }
-  return { input, wrapped: true };
+  return { input, wrapped: true, ...(Object.keys(options).length ? { request: checked.data } : {}) };
 }
 
 /**
@@ -66,11 +83,11 @@ export function parseInputFile(text: string): ParsedInputFile {
  * wrapper shape and the file's indentation. Throws BadInputError like parseInputFile for a bad file.
  */
 export function writeSeedIntoInputText(text: string, seed: number): string {
-  const { input, wrapped } = parseInputFile(text);
+  const { input, wrapped, request } = parseInputFile(text);
   const withSeed: JobInput = { ...input, seed };
   const indent = detectIndent(text);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
-  const out = JSON.stringify(wrapped ? { input: withSeed } : withSeed, null, indent).replace(/\n/g, eol);
+  const out = JSON.stringify(wrapped ? { input: withSeed, ...request } : withSeed, null, indent).replace(/\n/g, eol);
   return (text.startsWith(BOM) ? BOM : '') + out + (/\r?\n$/.test(text) ? eol : '');
 }
 

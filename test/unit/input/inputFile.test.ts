@@ -50,11 +50,46 @@ describe('parseInputFile: shapes', () => {
     assert.deepEqual([n.line, n.column], [1, 11]);
   });
 
-  test('top-level properties beside "input" are refused, naming them, at the first one', () => {
-    const e = badInput('{\n  "input": {"prompt": "x"},\n  "webhook": "https://x",\n  "policy": {}\n}');
-    assert.match(e.message, /"webhook", "policy"/);
-    assert.match(e.message, /only "input"/);
-    assert.deepEqual([e.line, e.column], [3, 3]);
+  test('top-level properties beside "input" other than the request options are refused, naming them, at the first one', () => {
+    const e = badInput('{\n  "input": {"prompt": "x"},\n  "webhook": "https://x",\n  "callback": 1,\n  "priority": {}\n}');
+    assert.match(e.message, /"callback", "priority"/);
+    assert.match(e.message, /only "webhook", "policy" and "s3Config"/);
+    assert.deepEqual([e.line, e.column], [4, 3]);
+  });
+
+  test('webhook, policy and s3Config beside "input" are the request options, kept as given (issue 10)', () => {
+    const text = JSON.stringify({
+      input: { prompt: 'x' },
+      webhook: 'https://example.com/hook',
+      policy: { executionTimeout: 6000, ttl: 60_000, lowPriority: true },
+      s3Config: { accessId: 'a', accessSecret: 's', bucketName: 'b', endpointUrl: 'https://s3.example.com' },
+    });
+    assert.deepEqual(parseInputFile(text), {
+      input: { prompt: 'x' },
+      wrapped: true,
+      request: {
+        webhook: 'https://example.com/hook',
+        policy: { executionTimeout: 6000, ttl: 60_000, lowPriority: true },
+        s3Config: { accessId: 'a', accessSecret: 's', bucketName: 'b', endpointUrl: 'https://s3.example.com' },
+      },
+    });
+  });
+
+  test('a request option of the wrong shape is refused at its value, naming the field', () => {
+    const e = badInput('{\n  "input": {},\n  "policy": {"executionTimeout": "10s"}\n}');
+    assert.match(e.message, /"policy\.executionTimeout"/);
+    assert.deepEqual([e.line, e.column], [3, 13]);
+    const typo = badInput('{"input": {}, "policy": {"exectionTimeout": 6000}}');
+    assert.match(typo.message, /exectionTimeout/);
+  });
+
+  test('a bare input keeps a "policy" property as part of the input (only the wrapper has request options)', () => {
+    assert.deepEqual(parseInputFile('{"policy": "strict"}'), { input: { policy: 'strict' }, wrapped: false });
+  });
+
+  test('"Run again with this seed" keeps the request options of the file', () => {
+    const out = writeSeedIntoInputText('{\n  "input": {"prompt": "x"},\n  "policy": {"ttl": 60000}\n}\n', 9);
+    assert.deepEqual(JSON.parse(out), { input: { prompt: 'x', seed: 9 }, policy: { ttl: 60000 } });
   });
 
   test('an extra property before "input" is found too', () => {
