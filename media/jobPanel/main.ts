@@ -159,7 +159,9 @@ function render(job: PanelJob, fromHost: boolean): void {
   header.append(meta);
 
   const actions = el('div', 'actions');
-  if (job.running && job.status !== 'SAVING_OUTPUTS') actions.append(button('Stop waiting', () => send({ type: 'cancel' }), { secondary: true, action: 'cancel', title: 'The service has no cancel route: this only stops following the job' }));
+  if (job.canCancel) actions.append(button('Cancel job', () => send({ type: 'cancelJob' }), { action: 'cancel-job', title: 'Ends the job on the service (POST /cancel): it stops running and being billed' }));
+  if (job.running && job.status !== 'SAVING_OUTPUTS') actions.append(button('Stop waiting', () => send({ type: 'cancel' }), { secondary: true, action: 'cancel', title: 'Only stops following the job: it may go on running (and being billed) on the service' }));
+  if (job.canRetry) actions.append(button('Retry', () => send({ type: 'retry' }), { action: 'retry', title: 'Queues the same job again on the service (POST /retry) and follows it' }));
   actions.append(button('Run again', () => send({ type: 'runAgain' }), { action: 'run-again' }));
   if (job.outputsFolder) actions.append(button('Show outputs folder', () => send({ type: 'openOutputsFolder' }), { secondary: true }));
   header.append(actions);
@@ -170,6 +172,12 @@ function render(job: PanelJob, fromHost: boolean): void {
   const statusText = el('p', 'status-line', statusLine(job, Date.now()));
   statusText.id = 'status-line';
   status.append(statusText);
+  if (job.queueReason && job.status === 'IN_QUEUE') {
+    // Why it waits, from the endpoint's health (cold start, all workers busy, none allowed, throttled).
+    const why = el('p', 'queue-reason', job.queueReason);
+    why.id = 'queue-reason';
+    status.append(why);
+  }
   const timings = el('dl', 'meta');
   const t = (name: string, value: string | undefined): void => {
     if (value === undefined) return;
@@ -190,6 +198,16 @@ function render(job: PanelJob, fromHost: boolean): void {
   }
   if (job.note) status.append(el('p', 'note', job.note));
   root.append(status);
+
+  // A streaming worker's text as it is written, until the saved output.txt takes its place.
+  if (job.streamText !== undefined && !job.outputs.some((o) => o.kind === 'text')) {
+    const section = el('section', 'stream');
+    section.append(el('h2', undefined, job.running ? 'Text (streaming…)' : 'Text'));
+    const text = el('div', 'llm-text', job.streamText);
+    text.id = 'stream-text';
+    section.append(text);
+    root.append(section);
+  }
 
   const used = new Map<string, string>();
   if (job.outputs.length) root.append(renderOutputs(job.outputs, fromHost, used));
@@ -268,6 +286,16 @@ function renderOutputs(outputs: PanelOutput[], fromHost: boolean, used: Map<stri
         } else {
           box.append(el('p', 'note', o.note ?? `The ${o.kind} was not saved.`));
         }
+        gallery.append(box);
+        break;
+      }
+      case 'text': {
+        // A model's answer as words, not JSON; saved beside job.json as output.txt.
+        const box = el('figure', 'text');
+        const text = el('div', 'llm-text', o.text);
+        text.id = 'output-text';
+        box.append(text);
+        if (o.fileName) box.append(el('figcaption', undefined, `Saved as ${o.fileName}`));
         gallery.append(box);
         break;
       }

@@ -27,7 +27,13 @@ export class JobItem extends vscode.TreeItem {
     const waiting = running && retryWait ? `${retryWaitText(retryWait)} · ` : '';
     this.description = `${waiting}${status} · ${progress} · ${formatWhen(record.submittedAt)}`;
     // A job whose outputs are being saved offers no "Stop waiting": the service already ended it.
-    this.contextValue = !running ? 'serverlessGpu.job' : record.status === LocalStatus.saving ? 'serverlessGpu.job.saving' : 'serverlessGpu.job.running';
+    // Finished: `.retryable` for a FAILED / TIMED_OUT job the service knows (Retry), `.stopped` for one only no
+    // longer followed (Cancel Job can still end it there); the manifest's menus key on these.
+    const finishedKind =
+      record.jobId && (record.status === 'FAILED' || record.status === 'TIMED_OUT') ? 'serverlessGpu.job.retryable'
+        : record.jobId && record.status === LocalStatus.stopped ? 'serverlessGpu.job.stopped'
+          : 'serverlessGpu.job';
+    this.contextValue = !running ? finishedKind : record.status === LocalStatus.saving ? 'serverlessGpu.job.saving' : 'serverlessGpu.job.running';
     const tip = new vscode.MarkdownString(undefined, true);
     tip.isTrusted = false;
     tip.supportHtml = false;

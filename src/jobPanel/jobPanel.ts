@@ -1,6 +1,7 @@
 // The job panel host: one webview panel per job, opened when a job starts or from the history, updated
 // from the history store as the job moves, and restored after a reload by the serializer from the job's
-// record and its saved job.json. It never talks to the service: "Run again" and "Stop" go to the runner.
+// record and its saved job.json. It never talks to the service: "Run again", "Cancel", "Retry" and "Stop
+// waiting" go to the runner's commands.
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import { safeFileName } from '../core/outputs/safeFileName';
@@ -17,7 +18,11 @@ import { HostMessage, type PanelJob, PanelState, WebviewMessage } from './protoc
 export interface PanelActions {
   runAgain(record: JobRecord): Promise<unknown>;
   runWithSeed(record: JobRecord, seed: number): Promise<unknown>;
+  /** Stop Waiting. */
   cancel(key: string): void;
+  /** Cancel Job (POST /cancel). */
+  cancelJob(key: string): void;
+  retry(key: string): void;
   isRunning(key: string): boolean;
   errorActions(key: string): ErrorAction[];
   /** Folders outputs are saved under: the webview may load files from these only. */
@@ -235,6 +240,12 @@ export class JobPanels implements vscode.Disposable {
         return;
       case 'cancel':
         this.actions.cancel(key);
+        return;
+      case 'cancelJob':
+        this.actions.cancelJob(key);
+        return;
+      case 'retry':
+        this.actions.retry(key);
         return;
       case 'errorAction': {
         const action = this.actions.errorActions(key)[Number(message.id)];

@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import type { ErrorAction } from '../errors/describeError';
 import type { WaitLike } from '../errors/retryWaitText';
-import type { JobRecord } from '../jobs/jobRecord';
+import { LocalStatus, type JobRecord } from '../jobs/jobRecord';
+import { isTerminalStatus } from '../core/schemas';
 import type { PanelJob, PanelOutput } from './protocol';
 
 /** Longest string kept as is in the panel's job JSON; longer ones (base64 images) are abbreviated. */
@@ -36,6 +37,8 @@ export function toPanelJob(
         return { kind: o.kind, index, src: src(o.file), fileName, note: o.file ? undefined : `${o.note ?? 'Not downloaded.'}${o.url ? ` (${o.url})` : ''}` };
       case 'json':
         return { kind: 'json', index, text: o.text ?? '' };
+      case 'text':
+        return { kind: 'text', index, text: o.text ?? '', fileName };
       case 'rejected':
         return { kind: 'rejected', index, reason: o.note ?? 'Rejected.', value: o.field };
     }
@@ -49,6 +52,10 @@ export function toPanelJob(
     status: record.status,
     running: options.running,
     retryWait: options.running && options.retryWait ? { reason: options.retryWait.reason, status: options.retryWait.status, until: options.retryWait.until } : undefined,
+    canCancel:
+      record.jobId !== undefined &&
+      ((options.running && !isTerminalStatus(record.status) && record.status !== LocalStatus.saving) || record.status === LocalStatus.stopped),
+    canRetry: !options.running && record.jobId !== undefined && (record.status === 'FAILED' || record.status === 'TIMED_OUT'),
     submittedAt: record.submittedAt,
     startedAt: record.startedAt,
     finishedAt: record.finishedAt,
@@ -57,6 +64,8 @@ export function toPanelJob(
     workerId: record.workerId,
     cost: record.cost,
     error: record.error,
+    queueReason: record.status === 'IN_QUEUE' ? record.queueReason : undefined,
+    streamText: record.streamText,
     errorActions: options.errorActions.map((a, i) => ({ id: String(i), label: a.title })),
     note: record.note,
     outputsFolder: record.outputsFolder ? vscode.workspace.asRelativePath(vscode.Uri.parse(record.outputsFolder)) : undefined,

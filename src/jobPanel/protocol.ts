@@ -35,6 +35,8 @@ export const PanelOutput = z.discriminatedUnion('kind', [
     note: z.string().optional(),
   }),
   z.strictObject({ kind: z.literal('json'), index: z.number().int().min(0), text: z.string() }),
+  /** A model's answer, shown as readable text (not JSON); `fileName` is the saved output.txt. */
+  z.strictObject({ kind: z.literal('text'), index: z.number().int().min(0), text: z.string(), fileName: z.string().optional() }),
   z.strictObject({ kind: z.literal('rejected'), index: z.number().int().min(0), reason: z.string(), value: z.string() }),
 ]);
 export type PanelOutput = z.infer<typeof PanelOutput>;
@@ -51,6 +53,10 @@ export const PanelJob = z.strictObject({
   running: z.boolean(),
   /** While a request of this job waits before its retry (issue 12): why and until when (epoch ms); the page counts down. */
   retryWait: z.strictObject({ reason: z.enum(['rateLimited', 'unavailable', 'network', 'quota']), status: z.number().optional(), until: z.number() }).optional(),
+  /** Cancel Job is offered (a job the service knows, still running there). */
+  canCancel: z.boolean().default(false),
+  /** Retry is offered (a FAILED or TIMED_OUT job the service knows). */
+  canRetry: z.boolean().default(false),
   ...jobFacts,
   /** Actions offered with the error (describeError), shown as buttons. */
   errorActions: z.array(z.strictObject({ id: z.string(), label: z.string() })).default([]),
@@ -72,7 +78,11 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('openInput') }),
   z.strictObject({ type: z.literal('openOutputsFolder') }),
   z.strictObject({ type: z.literal('runAgain') }),
+  /** Stop Waiting: stop following the job (it may go on running on the service). */
   z.strictObject({ type: z.literal('cancel') }),
+  /** Cancel Job: POST /cancel, the job ends CANCELLED. */
+  z.strictObject({ type: z.literal('cancelJob') }),
+  z.strictObject({ type: z.literal('retry') }),
   z.strictObject({ type: z.literal('errorAction'), id: z.string() }),
   z.strictObject({ type: z.literal('openOutput'), ...outputRef }),
   z.strictObject({ type: z.literal('openExternally'), ...outputRef }),

@@ -5,7 +5,12 @@ export const JobCommands = {
   runCurrentFileSync: 'serverlessGpu.runCurrentFileSync',
   runJob: 'serverlessGpu.runJob',
   changeEndpointForFile: 'serverlessGpu.changeEndpointForFile',
+  /** Cancel Job: POST /cancel, the job ends CANCELLED on the service. */
   cancelJob: 'serverlessGpu.cancelJob',
+  /** Stop Waiting: the lesser action, stops following the job and leaves it to the service. */
+  stopWaiting: 'serverlessGpu.stopWaiting',
+  /** Retry: a FAILED or TIMED_OUT job is queued again under the same id. */
+  retryJob: 'serverlessGpu.retryJob',
   openJob: 'serverlessGpu.openJob',
   showRunningJobs: 'serverlessGpu.showRunningJobs',
   refreshJobHistory: 'serverlessGpu.refreshJobHistory',

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { BadInputError } from '../core/http/errors';
 import { writeSeedIntoInputText } from '../core/input/inputFile';
 import type { JobInput } from '../core/schemas';
+import { RequestOptions } from '../core/runtime/schemas';
 import { describeError } from '../errors/describeError';
 import type { HistoryStore } from '../history/historyStore';
 import type { JobItem } from '../history/jobsView';
@@ -15,7 +16,7 @@ import { type EndpointSource, pickEndpoint } from './endpointPicker';
 import type { InputCodeLensProvider } from './inputCodeLens';
 import type { InputDiagnostics } from './inputDiagnostics';
 import { LocalStatus, statusWords, type JobRecord } from './jobRecord';
-import type { JobRunner } from './jobRunner';
+import { NO_CANCEL_ROUTE_NOTE, type CancelResult, type JobRunner } from './jobRunner';
 import { refusedInputMessage } from './refusedInputMessage';
 
 export interface JobCommandDeps {
@@ -47,12 +48,12 @@ export class JobActions {
     if (!endpoint) return undefined;
     await this.d.memory.rememberEndpoint(document.uri, endpoint);
     this.d.codeLens.refresh();
-    return this.runInput(endpoint, parsed.input, mode, document.uri.scheme === 'untitled' ? undefined : document.uri);
+    return this.runInput(endpoint, parsed.input, mode, document.uri.scheme === 'untitled' ? undefined : document.uri, parsed.request);
   }
 
-  async runInput(endpointId: string, input: JobInput, mode: 'async' | 'sync', inputFile?: vscode.Uri): Promise<JobRecord> {
+  async runInput(endpointId: string, input: JobInput, mode: 'async' | 'sync', inputFile?: vscode.Uri, request?: RequestOptions): Promise<JobRecord> {
     await this.d.memory.rememberInput(endpointId, input, inputFile);
-    const record = await this.d.runner.start({ endpointId, input, mode, ...(inputFile ? { inputFile } : {}) });
+    const record = await this.d.runner.start({ endpointId, input, mode, ...(inputFile ? { inputFile } : {}), ...(request ? { request } : {}) });
     this.d.panels.open(record.key, { preserveFocus: true });
     return record;
   }
@@ -109,7 +110,8 @@ export class JobActions {
       const uri = vscode.Uri.parse(record.inputFile);
       if (await exists(uri)) return this.runFile(uri, record.mode, record.endpointId);
     }
-    return this.runInput(record.endpointId, record.input, record.mode);
+    const request = record.request ? RequestOptions.safeParse(record.request) : undefined;
+    return this.runInput(record.endpointId, record.input, record.mode, undefined, request?.success ? request.data : undefined);
   }
 
   /** "Run again with this seed": writes the seed into a COPY of the input file (never the original) and runs it. */
@@ -142,6 +144,54 @@ export class JobActions {
     return this.runFile(copy, record.mode, record.endpointId);
   }
 
+  /** Cancel Job, said in words: cancelled, already ended, or (no cancel route) stopped waiting instead. */
+  async cancelJob(key: string): Promise<CancelResult> {
+    const result = await this.d.runner.cancelJob(key);
+    switch (result.kind) {
+      case 'cancelled':
+        void vscode.window.setStatusBarMessage('$(circle-slash) Job cancelled on the service', 5000);
+        break;
+      case 'alreadyEnded':
+        void vscode.window.showInformationMessage(`The job had already ended (${statusWords(result.status)}): there was nothing to cancel.`);
+        break;
+      case 'noRoute':
+        void vscode.window.showWarningMessage(NO_CANCEL_ROUTE_NOTE);
+        break;
+      case 'notCancellable':
+        void vscode.window.showWarningMessage(result.reason);
+        break;
+      case 'error':
+        void vscode.window.showErrorMessage(`The job could not be cancelled: ${result.message}`);
+        break;
+    }
+    return result;
+  }
+
+  /** Retry of a failed or timed-out job: the same job, queued again and followed in its panel. */
+  async retryJob(key: string): Promise<boolean> {
+    const result = await this.d.runner.retry(key);
+    if (!result.ok) {
+      void vscode.window.showWarningMessage(result.message);
+      return false;
+    }
+    this.d.panels.open(key, { preserveFocus: true });
+    return true;
+  }
+
+  /** A running job chosen from a list (the palette's Cancel Job and Stop Waiting, with no job given). */
+  async pickRunningJob(title: string): Promise<string | undefined> {
+    const running = this.d.history.all().filter((r) => this.d.runner.isRunning(r.key) && r.status !== LocalStatus.saving);
+    if (!running.length) {
+      void vscode.window.showInformationMessage('No jobs are running.');
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(
+      running.map((r) => ({ label: r.endpointId, description: `${statusWords(r.status)}${r.jobId ? ` · ${r.jobId}` : ''}`, key: r.key })),
+      { title },
+    );
+    return picked?.key;
+  }
+
   async showRunningJobs(): Promise<void> {
     const running = this.d.history.all().filter((r) => this.d.runner.isRunning(r.key));
     if (!running.length) {
@@ -158,11 +208,17 @@ export class JobActions {
       label: r.endpointId,
       description: `${statusWords(r.status)}${r.jobId ? ` · ${r.jobId}` : ''}`,
       key: r.key,
-      buttons: r.status === LocalStatus.saving ? [] : [{ iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: 'Stop waiting' }],
+      buttons: r.status === LocalStatus.saving
+        ? []
+        : [
+            ...(r.jobId ? [{ iconPath: new vscode.ThemeIcon('circle-slash'), tooltip: 'Cancel job' }] : []),
+            { iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: 'Stop waiting' },
+          ],
     }));
     const picked = await new Promise<Item | undefined>((resolve) => {
       pick.onDidTriggerItemButton((e) => {
-        void vscode.commands.executeCommand(JobCommands.cancelJob, e.item.key);
+        const cancel = e.button.tooltip === 'Cancel job';
+        void vscode.commands.executeCommand(cancel ? JobCommands.cancelJob : JobCommands.stopWaiting, e.item.key);
         pick.items = pick.items.filter((i) => i.key !== e.item.key);
         if (pick.items.length === 0) pick.hide();
       });
@@ -192,15 +248,23 @@ export function registerJobCommands(actions: JobActions, d: JobCommandDeps): vsc
       void vscode.window.showWarningMessage('Open an input file first.');
       return undefined;
     }),
-    reg(JobCommands.cancelJob, (arg?: unknown) => {
-      const key = keyOf(arg);
-      if (key && d.runner.cancel(key)) {
+    reg(JobCommands.stopWaiting, async (arg?: unknown) => {
+      const key = keyOf(arg) ?? (await actions.pickRunningJob('Stop waiting for which job?'));
+      if (key && d.runner.stopWaiting(key)) {
         void vscode.window.showInformationMessage(
-          'Stopped waiting for the job. The service has no cancel route, so the job may still run (and be billed); its result stays readable for 30 minutes.',
+          'Stopped waiting for the job. It may still run on the service (and be billed): Cancel Job ends it there. Its result stays readable for 30 minutes.',
         );
         return true;
       }
       return false;
+    }),
+    reg(JobCommands.cancelJob, async (arg?: unknown) => {
+      const key = keyOf(arg) ?? (await actions.pickRunningJob('Cancel which job?'));
+      return key ? actions.cancelJob(key) : undefined;
+    }),
+    reg(JobCommands.retryJob, async (arg?: unknown) => {
+      const key = keyOf(arg);
+      return key ? actions.retryJob(key) : undefined;
     }),
     reg(JobCommands.openJob, (arg?: unknown) => {
       const key = keyOf(arg);

@@ -25,7 +25,8 @@ export interface SavedOutputs {
 }
 
 export interface JobOutputsWriter {
-  save(record: JobRecord, job: Job, signal?: AbortSignal, secrets?: readonly string[]): Promise<SavedOutputs>;
+  /** `streamedText`: what the job streamed, saved as output.txt when its output holds no text of its own. */
+  save(record: JobRecord, job: Job, signal?: AbortSignal, secrets?: readonly string[], streamedText?: string): Promise<SavedOutputs>;
   /** Every folder outputs may be written to (the webview's localResourceRoots). */
   roots(): vscode.Uri[];
 }
@@ -47,8 +48,10 @@ export class WorkspaceOutputsWriter implements JobOutputsWriter {
     return this.location.roots();
   }
 
-  async save(record: JobRecord, job: Job, signal?: AbortSignal, secrets: readonly string[] = []): Promise<SavedOutputs> {
+  async save(record: JobRecord, job: Job, signal?: AbortSignal, secrets: readonly string[] = [], streamedText?: string): Promise<SavedOutputs> {
     const parts = parseOutputs(job.output);
+    // A streaming worker whose final output is not a model's answer we know still leaves its text behind.
+    if (streamedText && !parts.some((p) => p.kind === 'text')) parts.push({ kind: 'text', field: 'stream', text: streamedText });
     const root = await this.rootFor(record.inputFile);
     const saved = await saveJobOutputs({
       dir: root.fsPath,
@@ -89,6 +92,8 @@ export function describeSaved(parts: OutputPart[], saved: SavedJobOutputs): Save
       }
       case 'json':
         return { kind: 'json', field: part.field, text: safeStringify(part.value) };
+      case 'text':
+        return { kind: 'text', field: part.field, file: fileUri, text: part.text };
       case 'rejected':
         return { kind: 'rejected', field: part.field, note: part.reason };
     }

@@ -13,14 +13,14 @@ export const LocalStatus = {
    * COMPLETED / FAILED only once everything is on disk (issue 15): the service deletes results after 30 minutes.
    */
   saving: 'SAVING_OUTPUTS',
-  /** The user stopped waiting (the service has no cancel route, SPEC 4): the job may still run there. */
+  /** The user stopped waiting (Stop Waiting, or Cancel on a service without a cancel route): the job may still run there. */
   stopped: 'STOPPED',
   /** We could not submit or follow the job (network, 401, a job past retention…): `error` says why. */
   error: 'ERROR',
 } as const;
 
 export const SavedOutput = z.looseObject({
-  kind: z.enum(['image', 'video', 'audio', 'json', 'rejected']),
+  kind: z.enum(['image', 'video', 'audio', 'json', 'text', 'rejected']),
   /** Where in the output it came from ("output[0].image_url"). */
   field: z.string().default(''),
   /** The saved file, as a URI string, when there is one. */
@@ -32,7 +32,7 @@ export const SavedOutput = z.looseObject({
   url: z.string().optional(),
   /** Why a media URL was not saved, or why a part was rejected. */
   note: z.string().optional(),
-  /** A JSON part, as text. */
+  /** A JSON part as text, or a model's answer (kind text, saved as output.txt). */
   text: z.string().optional(),
 });
 export type SavedOutput = z.infer<typeof SavedOutput>;
@@ -49,6 +49,10 @@ export const jobFacts = {
   cost: z.number().optional(),
   /** The service's error text of a failed job, or what went wrong on our side. */
   error: z.string().optional(),
+  /** While the job is IN_QUEUE: why it waits, from the endpoint's health (cold start, all busy...). */
+  queueReason: z.string().optional(),
+  /** The text a streaming worker has written so far (/stream), until the final output replaces it. */
+  streamText: z.string().optional(),
 };
 
 export const JobRecord = z.looseObject({
@@ -60,6 +64,8 @@ export const JobRecord = z.looseObject({
   /** The input file's URI, when the job was started from one. */
   inputFile: z.string().optional(),
   input: z.record(z.string(), z.unknown()).catch({}),
+  /** The request options sent beside the input (webhook, policy, s3Config), as the input file gave them. */
+  request: z.record(z.string(), z.unknown()).optional().catch(undefined),
   status: z.string().min(1),
   ...jobFacts,
   note: z.string().optional(),

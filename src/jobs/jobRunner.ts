@@ -6,7 +6,8 @@
 import * as vscode from 'vscode';
 import { CancelledError } from '../core/http/errors';
 import { Commands } from '../connection/commandIds';
-import { JobDurationModel, RESULT_RETENTION_MINUTES, runJob, waitForJob } from '../core/jobs';
+import { cancelJob, JobDurationModel, RESULT_RETENTION_MINUTES, retryJob, runJob, waitForJob } from '../core/jobs';
+import type { RequestOptions } from '../core/runtime/schemas';
 import { isTerminalStatus, type Job, type JobInput } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import { outputCost } from '../core/outputs/outputs';
@@ -16,7 +17,8 @@ import { WaitCountdown } from '../connection/waitCountdown';
 import { redact } from '../core/log';
 import { describeError, type ErrorAction } from '../errors/describeError';
 import type { HistoryStore } from '../history/historyStore';
-import { isFinished, JobRecord, LocalStatus, newJobKey } from './jobRecord';
+import { isFinished, JobRecord, LocalStatus, newJobKey, statusWords as statusWordsOf } from './jobRecord';
+import { JobSideWatch } from './jobSideWatch';
 import type { JobOutputsWriter } from './jobOutputs';
 
 /** SPEC 8.6: results of a dedicated endpoint stay readable through /status for 30 minutes (the core's one constant). */
@@ -34,16 +36,35 @@ export interface StartRequest {
   input: JobInput;
   mode: 'async' | 'sync';
   inputFile?: vscode.Uri;
+  /** Request options from the input file (webhook, policy, s3Config), sent as given. */
+  request?: RequestOptions;
 }
 
+/** Stop Waiting: the lesser action, which leaves the job to the service. */
+export const STOPPED_WAITING_NOTE =
+  'Stopped waiting. The job may still run on the service and be billed (Cancel Job ends it there); its result ' +
+  'stays readable through /status for 30 minutes.';
+
+/** Cancel Job on a service without the platform's cancel route (SPEC 4 lists only run, runsync and status). */
 export const NO_CANCEL_ROUTE_NOTE =
-  'Stopped waiting. The service has no cancel route (SPEC 4 lists only run, runsync and status), so the job may ' +
-  'still run and be billed; its result stays readable through /status for 30 minutes.';
+  'Not cancelled: this service has no cancel route (it answered /cancel with "not found" for a job its /status ' +
+  'still knows), so the job may still run and be billed. Stopped waiting; its result stays readable through ' +
+  '/status for 30 minutes.';
+
+/** What Cancel Job did, for the command to say. */
+export type CancelResult =
+  | { kind: 'cancelled' }
+  | { kind: 'alreadyEnded'; status: string }
+  | { kind: 'noRoute' }
+  | { kind: 'notCancellable'; reason: string }
+  | { kind: 'error'; message: string };
 
 export class JobRunner implements vscode.Disposable {
   private readonly active = new Map<string, AbortController>();
   private disposed = false;
   private readonly actions = new Map<string, ErrorAction[]>();
+  /** Why a job is being stopped (Stop Waiting, or Cancel Job on a service without the route), by key. */
+  private readonly stopNotes = new Map<string, string>();
   private readonly finishEmitter = new vscode.EventEmitter<JobRecord>();
   private readonly runningEmitter = new vscode.EventEmitter<number>();
   /** A job reached its end (any terminal state, stopped, or an error on our side). */
@@ -109,25 +130,91 @@ export class JobRunner implements vscode.Disposable {
       mode: request.mode,
       inputFile: request.inputFile?.toString(),
       input: request.input,
+      ...(request.request ? { request: request.request } : {}),
       status: LocalStatus.submitting,
       submittedAt: Date.now(),
       outputs: [],
     });
     await this.history.upsert(record);
     this.follow(record, (client, signal, onUpdate) =>
-      runJob(client, request.endpointId, request.input, { mode: request.mode, signal, onUpdate, onSubmitted: onUpdate, durations: this.durations }),
+      runJob(client, request.endpointId, request.input, {
+        mode: request.mode, signal, onUpdate, onSubmitted: onUpdate, durations: this.durations, ...(request.request ? { request: request.request } : {}),
+      }),
     );
     return record;
   }
 
-  /** Stops waiting for a job. The service offers no cancel route, so the record says so plainly. */
-  cancel(key: string): boolean {
+  /** Stop Waiting: stops following a job and leaves it to the service; the record says it may still run. */
+  stopWaiting(key: string, note = STOPPED_WAITING_NOTE): boolean {
     const controller = this.active.get(key);
     // Once the service has said the job ended there is nothing left to stop: stopping now would only lose
     // the outputs being saved.
     if (!controller || this.history.get(key)?.status === LocalStatus.saving) return false;
+    this.stopNotes.set(key, note);
     controller.abort(new CancelledError());
     return true;
+  }
+
+  /**
+   * Cancel Job: POST /cancel, so the job ends CANCELLED on the service; the wait sees that end, and the record
+   * and job.json are kept like any other end. A service without the route gets Stop Waiting instead, said so.
+   */
+  async cancelJob(key: string): Promise<CancelResult> {
+    const record = this.history.get(key);
+    if (!record) return { kind: 'notCancellable', reason: 'The job is no longer in the history.' };
+    if (!record.jobId) return { kind: 'notCancellable', reason: 'The service has not answered the submission yet, so the job has no id to cancel. Try again in a moment.' };
+    // A job only stopped being followed may still run on the service: that one can still be cancelled.
+    if ((isFinished(record) && record.status !== LocalStatus.stopped) || record.status === LocalStatus.saving) {
+      return { kind: 'alreadyEnded', status: record.status === LocalStatus.saving ? 'ended' : record.status };
+    }
+    const client = await this.clients.getClient();
+    if (!client) return { kind: 'error', message: 'No API key is set for the active connection.' };
+    try {
+      const outcome = await cancelJob(client, record.endpointId, record.jobId);
+      if (outcome.kind === 'noRoute') {
+        this.stopWaiting(key, NO_CANCEL_ROUTE_NOTE);
+        return { kind: 'noRoute' };
+      }
+      if (outcome.kind === 'alreadyEnded') return { kind: 'alreadyEnded', status: outcome.job.status };
+      // A job no longer followed (stopped earlier) is followed again, so its CANCELLED end is recorded too.
+      if (!this.active.has(key)) this.followAgain(key, record.jobId);
+      return { kind: 'cancelled' };
+    } catch (err) {
+      const described = describeError(err, { secrets: this.secrets(), operation: 'status', endpointId: record.endpointId, jobId: record.jobId });
+      return { kind: 'error', message: described.message };
+    }
+  }
+
+  /** Retry: POST /retry queues a FAILED or TIMED_OUT job again under the same id, and it is followed again. */
+  async retry(key: string): Promise<{ ok: true } | { ok: false; message: string }> {
+    const record = this.history.get(key);
+    if (!record?.jobId) return { ok: false, message: 'The job has no id on the service, so it cannot be retried: use Run again.' };
+    if (this.active.has(key)) return { ok: false, message: 'The job is still being followed.' };
+    if (record.status !== 'FAILED' && record.status !== 'TIMED_OUT') {
+      return { ok: false, message: `Only a failed or timed-out job can be retried (this one is ${statusWordsOf(record.status)}): use Run again.` };
+    }
+    const client = await this.clients.getClient();
+    if (!client) return { ok: false, message: 'No API key is set for the active connection.' };
+    try {
+      const outcome = await retryJob(client, record.endpointId, record.jobId);
+      if (outcome.kind === 'noRoute') return { ok: false, message: 'This service has no retry route (it answered /retry with "not found" for a job its /status still knows): use Run again.' };
+    } catch (err) {
+      return { ok: false, message: describeError(err, { secrets: this.secrets(), operation: 'status', endpointId: record.endpointId, jobId: record.jobId }).message };
+    }
+    this.followAgain(key, record.jobId, 'Retried: the service queued the same job again.');
+    return { ok: true };
+  }
+
+  /** Follows a job of the history again from its current state on the service (after cancel or retry). */
+  private followAgain(key: string, jobId: string, note?: string): void {
+    const record = this.history.get(key);
+    if (!record || this.active.has(key)) return;
+    const now = Date.now();
+    const { finishedAt: _f, error: _e, queueReason: _q, streamText: _s, startedAt: _st, ...rest } = record;
+    const again: JobRecord = { ...rest, status: 'IN_QUEUE', submittedAt: now, ...(note ? { note } : {}) };
+    this.follow(again, (client, signal, onUpdate) =>
+      waitForJob(client, record.endpointId, jobId, { signal, onUpdate, submittedAt: now, durations: this.durations }),
+    );
   }
 
   /** Follows again the jobs that were running when the window closed, if the service still keeps them. */
@@ -180,6 +267,7 @@ export class JobRunner implements vscode.Disposable {
     };
 
     let offWaits: (() => void) | undefined;
+    let side: JobSideWatch | undefined;
     void (async () => {
       try {
         const client = await this.clients.getClient();
@@ -198,16 +286,25 @@ export class JobRunner implements vscode.Disposable {
         offWaits = client.onRetryWait((w) => {
           if (isWaitOf(record, w)) this.waits.set(record.key, w);
         });
-        const job = await wait(client, controller.signal, (update) => void apply(patchFromJob(record, update, this.clients.secrets())));
+        // Beside the wait: the text a streaming worker writes, and why a queued job waits (./jobSideWatch.ts).
+        const watch = new JobSideWatch(client, record.endpointId, (patch) => void apply(patch));
+        side = watch;
+        if (initial.jobId && !isFinished(initial)) watch.onJob({ id: initial.jobId, status: initial.status });
+        const job = await wait(client, controller.signal, (update) => {
+          void apply(patchFromJob(record, update, this.clients.secrets()));
+          watch.onJob(update);
+        });
+        const streamed = await watch.stop();
         await chain;
-        record = { ...record, ...patchFromJob(record, job, this.clients.secrets()) };
+        record = { ...record, ...patchFromJob(record, job, this.clients.secrets()), queueReason: undefined };
         await this.history.upsert(record);
-        await this.completeWithOutputs(record, job, controller.signal);
+        await this.completeWithOutputs(record, job, controller.signal, streamed);
       } catch (err) {
+        await side?.stop();
         await chain;
         if (this.disposed) return; // the record stays "running": resumeInterrupted picks it up next time
         if (controller.signal.aborted || (err instanceof CancelledError)) {
-          await this.finish(record, { status: LocalStatus.stopped, note: NO_CANCEL_ROUTE_NOTE });
+          await this.finish(record, { status: LocalStatus.stopped, note: this.stopNotes.get(initial.key) ?? STOPPED_WAITING_NOTE, queueReason: undefined });
         } else {
           // The service's detail is shown as it came: scrub the key from it by value, not only as a bearer token.
           const described = describeError(err, {
@@ -220,6 +317,7 @@ export class JobRunner implements vscode.Disposable {
           await this.finish(record, { status: LocalStatus.error, error: [described.message, ...(described.details ?? [])].join('\n') });
         }
       } finally {
+        this.stopNotes.delete(initial.key);
         offWaits?.();
         this.waits.clear(initial.key);
         this.active.delete(initial.key);
@@ -229,12 +327,14 @@ export class JobRunner implements vscode.Disposable {
   }
 
   /** Saves every output (and job.json) before the job counts as finished: nothing is lost (issue 5). */
-  private async completeWithOutputs(record: JobRecord, job: Job, signal: AbortSignal): Promise<void> {
+  private async completeWithOutputs(record: JobRecord, job: Job, signal: AbortSignal, streamedText = ''): Promise<void> {
     // The record already holds patchFromJob(job): the status and, for a failed job, its reason.
     let patch: Partial<JobRecord> = { status: job.status };
     try {
-      const saved = await this.outputs.save(record, job, signal, this.clients.secrets());
+      const saved = await this.outputs.save(record, job, signal, this.clients.secrets(), streamedText || undefined);
       patch = { ...patch, outputsFolder: saved.folder, outputs: saved.outputs, ...(saved.thumbnail ? { thumbnail: saved.thumbnail } : {}) };
+      // The saved text (output.txt) takes the place of the live one in the panel.
+      if (saved.outputs.some((o) => o.kind === 'text')) patch.streamText = undefined;
     } catch (err) {
       patch.note = `The outputs could not be saved. ${describeError(err, { secrets: this.secrets() }).message}`;
     }

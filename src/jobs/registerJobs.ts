@@ -68,7 +68,9 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     {
       runAgain: (r) => actions!.runAgain(r),
       runWithSeed: (r, seed) => actions!.runWithSeed(r, seed),
-      cancel: (key) => void vscode.commands.executeCommand(JobCommands.cancelJob, key),
+      cancel: (key) => void vscode.commands.executeCommand(JobCommands.stopWaiting, key),
+      cancelJob: (key) => void vscode.commands.executeCommand(JobCommands.cancelJob, key),
+      retry: (key) => void vscode.commands.executeCommand(JobCommands.retryJob, key),
       isRunning: (key) => runner.isRunning(key),
       errorActions: (key) => runner.errorActions(key),
       outputRoots: () => outputs.roots(),
@@ -103,6 +105,11 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
       tree.refresh();
     }),
     runner.onDidFinish((record) => notifyIfHidden(record, panels)),
+    // CANCELLED and TIMED_OUT also show in the status bar for a moment, whether or not the panel is visible.
+    runner.onDidFinish((record) => {
+      const icon = record.status === 'CANCELLED' ? '$(circle-slash)' : record.status === 'TIMED_OUT' ? '$(watch)' : undefined;
+      if (icon) vscode.window.setStatusBarMessage(`${icon} Job on ${record.endpointId} ${statusWords(record.status)}`, 8000);
+    }),
     runner.onDidFinish(() => void context.globalState.update(DURATIONS_KEY, durations.toJSON())),
     settings.onDidChange((e) => {
       if (e.affects('jobsInputFilePattern')) patternChanged.fire();

@@ -229,31 +229,31 @@ suite('jobs', () => {
     assert.match(diagnostics[0]!.message, /not valid JSON/);
     assert.equal(proxy.requests.length, before, 'the emulator received no request');
 
-    // Not a wrapper-plus-extras either: extra top-level properties are refused the same way.
-    const extra = await writeInput('extra.input.json', '{\n  "input": {"prompt": "x"},\n  "webhook": "https://example.com"\n}\n');
+    // Not a wrapper-plus-extras either: top-level properties other than the request options are refused the same way.
+    const extra = await writeInput('extra.input.json', '{\n  "input": {"prompt": "x"},\n  "callback": "https://example.com"\n}\n');
     await api.memory.rememberEndpoint(extra, 'sdxl-turbo');
     assert.equal(await vscode.commands.executeCommand(JobCommands.runCurrentFile, extra), undefined);
     assert.equal(vscode.languages.getDiagnostics(extra)[0]?.range.start.line, 2);
     assert.equal(proxy.requests.length, before, 'still no request');
   });
 
-  test('cancel stops polling, and says the service has no cancel route', async () => {
+  test('Stop Waiting stops polling, and says the job may still run on the service', async () => {
     const uri = await writeInput('slow.input.json', JSON.stringify({ prompt: 'slow one' }));
     await api.memory.rememberEndpoint(uri, 'flux-dev');
     const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
     const jobId = (await eventually(() => api.history.get(started.key)?.jobId, 'the job id')) as string;
     await eventually(() => proxy.requests.some((r) => isStatusOf(r.url, jobId)), 'a first status request');
     if (driverAvailable()) await waitForSelector('.statusbar-item:has-text("1 job running")');
-    assert.equal(await vscode.commands.executeCommand(JobCommands.cancelJob, started.key), true);
+    assert.equal(await vscode.commands.executeCommand(JobCommands.stopWaiting, started.key), true);
     const done = await finished(started.key);
     assert.equal(done.status, 'STOPPED');
-    assert.match(done.note ?? '', /no cancel route/);
+    assert.match(done.note ?? '', /may still run on the service/);
     const polls = proxy.requests.filter((r) => isStatusOf(r.url, jobId)).length;
     // Long enough for flux-dev (0.8 s queue + 4 s run) to finish on the emulator: a runner still polling
     // would have asked again in that time. There is no event for "nothing happened", so this one waits.
     await new Promise((r) => setTimeout(r, 6000));
     const after = proxy.requests.filter((r) => isStatusOf(r.url, jobId)).length;
-    assert.equal(after, polls, 'no status request after cancel');
+    assert.equal(after, polls, 'no status request after Stop Waiting');
     assert.equal(api.history.get(started.key)?.status, 'STOPPED');
   });
 
@@ -272,7 +272,7 @@ suite('jobs', () => {
     await click(`${quickPickItem('wan-2-1-video')} .codicon-debug-stop`);
     const done = await finished(started.key);
     assert.equal(done.status, 'STOPPED');
-    assert.match(done.note ?? '', /no cancel route/);
+    assert.match(done.note ?? '', /may still run on the service/);
     await listed; // the list closes once its last job is stopped
   });
 
@@ -455,8 +455,8 @@ suite('jobs', () => {
     const lines = problems.map((d) => d.range.start.line).sort();
     assert.deepEqual(lines, [2, 3], `width (line 3) and num_images (line 4), not the model's own option: ${problems.map((d) => d.message).join(' | ')}`);
 
-    // The wrapped shape is checked inside "input", and nothing else may sit beside it (SPEC 4.2).
-    const wrapped = await writeInput('wrapped.input.json', '{\n  "input": {\n    "prompt": "x",\n    "guidance": -3\n  },\n  "webhook": "https://example.com"\n}\n');
+    // The wrapped shape is checked inside "input", and nothing but the request options may sit beside it.
+    const wrapped = await writeInput('wrapped.input.json', '{\n  "input": {\n    "prompt": "x",\n    "guidance": -3\n  },\n  "callback": "https://example.com"\n}\n');
     await openInEditor(wrapped);
     const wrappedProblems = await eventually(() => {
       const d = vscode.languages.getDiagnostics(wrapped).filter((x) => x.source !== 'Serverless GPU');
