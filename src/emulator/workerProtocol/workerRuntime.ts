@@ -27,6 +27,8 @@ import { WorkerProcess } from './workerProcess';
 import { protocolEnv } from './protocolEnv';
 
 export const UNHEALTHY_LINGER_MS = 10_000;
+/** A stop signal the worker did not act on is sent again after this long (real time). */
+export const STOP_RESEND_MS = 1000;
 
 export type ProcessStatus = 'initializing' | 'idle' | 'running' | 'unhealthy';
 
@@ -49,6 +51,8 @@ export interface ProcessWorker {
   recent: string[];
   /** Job ids the worker is to stop, handed out by its stop channel. */
   stopQueue: string[];
+  /** When each stop was last sent (real time). */
+  stopSent: Map<string, number>;
   take?: PendingTake;
   stopPoll?: (ids: string[]) => void;
   /** Real time (Date.now()) of its last heartbeat. */
@@ -259,13 +263,30 @@ export class WorkerRuntime {
     });
   }
 
-  /** The stop channel (GET job-stop): the ids to stop, held until there are some or `signal` aborts. */
+  /**
+   * The stop channel (GET job-stop): the ids to stop, held until there are some or `signal` aborts. A job the
+   * worker still holds after it was told is told again every STOP_RESEND_MS: the SDK ignores a stop for a job it
+   * has taken but not yet started (rp_scale.py stop_job finds no task for it), and then runs it to its end.
+   */
   stopSignals(w: ProcessWorker, signal: AbortSignal): Promise<string[]> {
-    if (w.stopQueue.length) return Promise.resolve(w.stopQueue.splice(0));
+    const due = (): string[] => {
+      const now = Date.now();
+      const ids = new Set(w.stopQueue.splice(0));
+      for (const [id, job] of w.held) if (job.phase === 'ended' && now - (w.stopSent.get(id) ?? 0) >= STOP_RESEND_MS) ids.add(id);
+      for (const id of ids) w.stopSent.set(id, now);
+      return [...ids];
+    };
+    const now = due();
+    if (now.length) return Promise.resolve(now);
     w.stopPoll?.([]);
     return new Promise((resolve) => {
+      const timer = setInterval(() => {
+        const ids = due();
+        if (ids.length) answer(ids);
+      }, STOP_RESEND_MS);
       const onAbort = (): void => answer([]);
       const answer = (ids: string[]): void => {
+        clearInterval(timer);
         if (w.stopPoll === answer) w.stopPoll = undefined;
         signal.removeEventListener('abort', onAbort);
         resolve(ids);
@@ -399,7 +420,7 @@ export class WorkerRuntime {
     const env = { ...process.env, RUNPOD_LOG_LEVEL: 'INFO', ...cfg.env, ...protocolEnv({ origin: this.o.registry.origin(), workerId: id, token, endpointId: this.o.endpoint.id, pingIntervalMs: cfg.pingIntervalMs }) };
     // Created before the process so that its first lines and an immediate exit find it.
     const w = {
-      id, token, status: 'initializing', spawnedAtMs: this.t, idleSinceMs: this.t, held: new Map(), recent: [], stopQueue: [], stopping: false,
+      id, token, status: 'initializing', spawnedAtMs: this.t, idleSinceMs: this.t, held: new Map(), recent: [], stopQueue: [], stopSent: new Map(), stopping: false,
     } as unknown as ProcessWorker;
     (w as { proc: WorkerProcess }).proc = new WorkerProcess({
       command: cfg.command,
@@ -470,6 +491,7 @@ export class WorkerRuntime {
     this.finish(job, at, end);
     if (!w) return;
     w.stopQueue.push(job.id);
+    w.stopSent.set(job.id, Date.now());
     this.log(w, 'emulator', `${end === 'CANCELLED' ? 'cancelled' : 'timed out'}: asking the worker to stop ${job.id}`, job.id);
     if (w.stopPoll) w.stopPoll(w.stopQueue.splice(0));
   }
@@ -485,6 +507,7 @@ export class WorkerRuntime {
   }
 
   private afterRelease(w: ProcessWorker): void {
+    for (const id of w.stopSent.keys()) if (!w.held.has(id)) w.stopSent.delete(id);
     if (w.status === 'running' && w.held.size === 0) {
       w.status = 'idle';
       w.idleSinceMs = this.t;
