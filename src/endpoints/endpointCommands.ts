@@ -125,11 +125,18 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** Asks before a destructive action; true to go on. */
+export type Confirm = (message: string, detail: string, action: string) => Promise<boolean>;
+
+/** A modal warning with the action as its one button (Cancel is added by the editor). */
+export const modalConfirm: Confirm = async (message, detail, action) =>
+  (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+
 /**
  * Purge Queue: counts the queue with /health just before, asks in a modal naming that count and that running
  * jobs go on, then POST /purge-queue and reports what the service removed. Nothing queued: says so, sends nothing.
  */
-export async function purgeQueue(tree: EndpointsTree, connection: Connection, arg?: unknown): Promise<PurgeOutcome | undefined> {
+export async function purgeQueue(tree: EndpointsTree, connection: Connection, arg?: unknown, confirm: Confirm = modalConfirm): Promise<PurgeOutcome | undefined> {
   const nodes = tree.loaded?.model.endpoints.filter((e) => !e.deleted) ?? [];
   let endpointId = endpointIdOf(arg);
   if (!endpointId) {
@@ -164,13 +171,9 @@ export async function purgeQueue(tree: EndpointsTree, connection: Connection, ar
   }
   const what = queued === undefined ? 'Every queued job will be removed' : `${plural(queued, 'queued job')} will be removed`;
   const running = inProgress === undefined ? 'Running jobs continue.' : `${plural(inProgress, 'running job')} ${inProgress === 1 ? 'continues' : 'continue'}.`;
-  const choice = await vscode.window.showWarningMessage(
-    `Purge the queue of ${name}?`,
-    { modal: true, detail: `${what} (they end CANCELLED). ${running}` },
-    'Purge Queue',
-  );
+  const go = await confirm(`Purge the queue of ${name}?`, `${what} (they end CANCELLED). ${running}`, 'Purge Queue');
   const counts = { ...(queued !== undefined ? { queued } : {}), ...(inProgress !== undefined ? { inProgress } : {}) };
-  if (choice !== 'Purge Queue') return { endpointId, ...counts, declined: true };
+  if (!go) return { endpointId, ...counts, declined: true };
   let removed: number;
   try {
     removed = (await client.purgeQueue(endpointId)).removed;

@@ -14,6 +14,8 @@ import type { HealthLook } from './healthText';
 export const MAX_HEALTH_ENDPOINTS = 25;
 /** Requests of one look sent at once. */
 const CONCURRENCY = 4;
+/** Shown again after this long hidden, every endpoint is looked at again (jobs may have been sent from elsewhere). */
+export const HEALTH_STALE_MS = 10_000;
 /** Jobs starting in a burst make one look, not one each. */
 const RUNNING_DEBOUNCE_MS = 250;
 
@@ -80,13 +82,17 @@ export class EndpointHealth implements vscode.Disposable {
     if (this.isVisible()) this.look(this.watched);
   }
 
-  /** The view was shown or hidden: hidden stops every request; shown looks at what is not known or is busy. */
+  /**
+   * The view was shown or hidden: hidden stops every request; shown looks at what is busy, unknown, or was
+   * last looked at more than HEALTH_STALE_MS ago (a queue may have grown from another client meanwhile).
+   */
   setVisible(visible: boolean): void {
     if (!visible) {
       this.stop();
       return;
     }
-    this.look(this.watched.filter((id) => !this.looks.has(id)).concat(this.busy()));
+    const now = Date.now();
+    this.look(this.watched.filter((id) => (this.looks.get(id)?.at ?? -Infinity) < now - HEALTH_STALE_MS).concat(this.busy()));
   }
 
   /** One look at one endpoint now, whatever its state (Purge Queue counts the queue just before asking). */

@@ -10,7 +10,7 @@ import { CostChartPanel, COST_CHART_VIEW_TYPE } from '../costChart/costChartPane
 import { AddedEndpoints } from './addedEndpoints';
 import { formatUsd } from '../core/billing/usd';
 import { parseStoredWindow } from './billingWindow';
-import { addEndpoint, changeBillingWindow, purgeQueue, removeEndpoint } from './endpointCommands';
+import { addEndpoint, changeBillingWindow, modalConfirm, purgeQueue, removeEndpoint, type Confirm } from './endpointCommands';
 import { endpointIdOf } from './endpointItems';
 import { EndpointsTree, NO_KEY_CONTEXT } from './endpointsTree';
 import { showBillingWaits } from './billingWaitNotice';
@@ -19,6 +19,11 @@ export interface EndpointsServices {
   tree: EndpointsTree;
   view: vscode.TreeView<unknown>;
   chart: CostChartPanel;
+  /**
+   * How Purge Queue asks (a modal). Replaced by the real-editor tests only: VS Code refuses modal dialogs to an
+   * extension under test ("DialogService: refused to show dialog in tests"), so they answer here instead.
+   */
+  confirm: Confirm;
 }
 
 export function registerEndpoints(context: vscode.ExtensionContext, connection: Connection, statusBar: ProfileStatusBar, logger: Logger): EndpointsServices {
@@ -26,6 +31,7 @@ export function registerEndpoints(context: vscode.ExtensionContext, connection: 
   const tree = new EndpointsTree(connection, added, context.globalState, logger);
   const view = tree.createView();
   const chart = new CostChartPanel(context.extensionUri, tree, logger);
+  const services: EndpointsServices = { tree, view: view as vscode.TreeView<unknown>, chart, confirm: modalConfirm };
   const guard = <A extends unknown[], R>(fn: (...a: A) => R | Promise<R>) => guardCommand(fn, logger, () => connection.secrets());
   // Until the first refresh says otherwise, assume a key exists: the welcome view must not flash.
   void vscode.commands.executeCommand('setContext', NO_KEY_CONTEXT, false);
@@ -40,10 +46,10 @@ export function registerEndpoints(context: vscode.ExtensionContext, connection: 
     vscode.commands.registerCommand(Commands.removeEndpoint, guard((arg?: unknown) => removeEndpoint(tree, connection, added, arg))),
     vscode.commands.registerCommand(Commands.changeBillingWindow, guard((w?: unknown) => changeBillingWindow(tree, w === undefined ? undefined : parseStoredWindow(w)))),
     vscode.commands.registerCommand(Commands.showCostChart, guard((arg?: unknown) => chart.show(endpointIdOf(arg)))),
-    vscode.commands.registerCommand(Commands.purgeQueue, guard((arg?: unknown) => purgeQueue(tree, connection, arg))),
+    vscode.commands.registerCommand(Commands.purgeQueue, guard((arg?: unknown) => purgeQueue(tree, connection, arg, services.confirm))),
     vscode.window.registerWebviewPanelSerializer(COST_CHART_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => chart.restore(panel, state),
     }),
   );
-  return { tree, view: view as vscode.TreeView<unknown>, chart };
+  return services;
 }
