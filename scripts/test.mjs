@@ -11,9 +11,9 @@ const skipEditor = process.argv.includes('--no-editor');
 const manifest = JSON.parse(readFileSync('package.json', 'utf8'));
 const vsix = `${manifest.name}-${manifest.version}.vsix`;
 
-// kind: 'step' passes or fails as a whole; 'node-test' and 'editor' are suites whose counts are read from
-// their output (node's spec reporter prints `ℹ pass N` / `ℹ fail N`; the editor runner ends with
-// `N passed, N failed`). `gate`: when it fails, nothing after it can mean anything, so the run stops.
+// kind: 'step' passes or fails as a whole; 'node-test', 'pytest' and 'editor' are suites whose counts are read
+// from their output (node's spec reporter prints `ℹ pass N` / `ℹ fail N`; pytest ends with `N failed, N passed in
+// 1.2s`; the editor runner ends with `N passed, N failed`). `gate`: when it fails, nothing after it can mean anything, so the run stops.
 const steps = [
   { name: 'type-check', cmd: 'npx', args: ['tsc', '-p', '.', '--noEmit'], kind: 'step' },
   { name: 'build', cmd: 'node', args: ['scripts/build.mjs'], kind: 'step', gate: true },
@@ -23,6 +23,11 @@ const steps = [
   { name: 'emulator conformance', cmd: 'node', args: ['scripts/run-node-tests.mjs', 'test/emulator'], kind: 'node-test' },
   // The platform's own JS client (npm runpod-sdk, pinned) against the emulator CLI (issue 9).
   { name: 'runpod-sdk against the emulator', cmd: 'node', args: ['scripts/run-node-tests.mjs', 'test/sdk'], kind: 'node-test' },
+  // Issue 14: the project's Python venv (.venv-worker, runpod pinned), then the suites that need it. Exit 3 means
+  // no python3 on this machine: those suites are skipped with that reason (with CI=true the script fails instead).
+  { name: 'Python venv (runpod 1.12.0)', cmd: 'node', args: ['scripts/python-env.mjs'], kind: 'step', skipsPythonOn: 3 },
+  { name: 'worker processes on the real worker SDK', cmd: 'node', args: ['scripts/run-node-tests.mjs', 'test/worker'], kind: 'node-test', needsPython: true },
+  { name: 'runpod (Python client) against the emulator', cmd: '.venv-worker/bin/python', args: ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'test/pyclient'], kind: 'pytest', needsPython: true },
   ...(skipEditor
     ? []
     : [
@@ -59,6 +64,12 @@ function countsOf(kind, out) {
     return all.length ? Number(all[all.length - 1][1]) : undefined;
   };
   if (kind === 'node-test') return { passed: last(/^ℹ pass (\d+)/gm), failed: last(/^ℹ fail (\d+)/gm) };
+  if (kind === 'pytest') {
+    const line = out.trim().split('\n').filter((l) => / in [\d.]+s/.test(l)).pop() ?? '';
+    const n = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(line)?.[1] ?? (line ? 0 : Number.NaN));
+    const errors = n('error');
+    return line ? { passed: n('passed'), failed: n('failed') + (Number.isNaN(errors) ? 0 : errors) } : { passed: undefined, failed: undefined };
+  }
   if (kind === 'editor') {
     const m = /(\d+) passed, (\d+) failed\s*$/.exec(out);
     return { passed: m ? Number(m[1]) : undefined, failed: m ? Number(m[2]) : undefined };
@@ -68,10 +79,21 @@ function countsOf(kind, out) {
 
 const total = { passed: 0, failed: 0 };
 const summary = [];
+let noPython;
 for (const step of steps) {
+  if (step.needsPython && noPython) {
+    console.log(`\n=== ${step.name}\nskipped: ${noPython}`);
+    summary.push(`skip ${step.name} (${noPython})`);
+    continue;
+  }
   console.log(`\n=== ${step.name}`);
   const started = Date.now();
-  const { code, out } = await run(step.cmd, step.args);
+  const { code: exit, out } = await run(step.cmd, step.args);
+  let code = exit;
+  if (step.skipsPythonOn !== undefined && exit === step.skipsPythonOn) {
+    noPython = 'no python3 on this machine (scripts/python-env.mjs)';
+    code = 0;
+  }
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const { passed, failed } = countsOf(step.kind, out);
   total.passed += passed ?? 0;

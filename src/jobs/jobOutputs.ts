@@ -40,7 +40,7 @@ export class WorkspaceOutputsWriter implements JobOutputsWriter {
   }
 
   /** The outputs root for a job: under the workspace folder of its input file, else the first folder. */
-  rootFor(inputFile?: string): Promise<vscode.Uri> {
+  rootFor(inputFile?: string): vscode.Uri {
     return this.location.rootFor(inputFile);
   }
 
@@ -52,7 +52,7 @@ export class WorkspaceOutputsWriter implements JobOutputsWriter {
     const parts = parseOutputs(job.output);
     // A streaming worker whose final output is not a model's answer we know still leaves its text behind.
     if (streamedText && !parts.some((p) => p.kind === 'text')) parts.push({ kind: 'text', field: 'stream', text: streamedText });
-    const root = await this.rootFor(record.inputFile);
+    const root = this.rootFor(record.inputFile);
     const saved = await saveJobOutputs({
       dir: root.fsPath,
       endpointId: record.endpointId,

@@ -442,7 +442,8 @@ export class WorkerRuntime {
     if (this.closed) return;
     this.advance(this.o.clock.now());
     this.log(w, 'emulator', `exited with code ${code}`);
-    if (!this.workers.includes(w)) return;
+    // Already unhealthy (its heartbeat stopped, so it was killed): it stays listed until its linger is over.
+    if (!this.workers.includes(w) || w.status === 'unhealthy') return;
     if (w.stopping) {
       this.drop(w);
       this.step();
