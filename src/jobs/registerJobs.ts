@@ -158,6 +158,7 @@ function endpointsOfSidebar(get: (() => EndpointsServices | undefined) | undefin
   return () => {
     const state = get?.()?.tree.current;
     if (!state || state.kind !== 'loaded') return [];
-    return state.model.endpoints.map((e) => ({ id: e.id, ...(e.displayName ? { label: e.displayName } : {}), description: 'from the Endpoints view' }));
+    // Names come with the endpoint list (issue 10); a deleted endpoint (only in billing) can run nothing.
+    return state.model.endpoints.filter((e) => !e.deleted).map((e) => ({ id: e.id, ...(e.displayName ? { label: e.displayName } : {}), description: 'from the Endpoints view' }));
   };
 }
