@@ -12,7 +12,7 @@ import type { TreeNode } from '../../src/endpoints/endpointItems';
 import { startEmulator, type EmulatorConfigInput, type RunningEmulator } from '../../src/emulator/index';
 import type { SidebarTestApi } from '../../src/extension';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
-import { screenshot, waitForSelector } from './support/driver';
+import { count, press, quickPickItem, screenshot, waitForSelector } from './support/driver';
 import { activateExtension, eventually } from './support/extension';
 import { aBillingResponse } from '../unit/builders/billingResponse';
 import { resetSidebar, useTestProfile } from './sidebarFixtures';
@@ -156,6 +156,19 @@ suite('endpoints: names, live health and purge against the emulator', () => {
     assert.equal(gone.contextValue, 'endpoint.deleted');
     assert.match(gone.tooltip, /Deleted: billed in this window, but no longer in the account's endpoint list/);
     await eventually(async () => /1 idle/.test(await descriptionOf(api, 'llama-chat')) || undefined, 'the warm worker of llama-chat in its health');
+  });
+
+  test('Run Job… offers the view\'s endpoints by name with their id, and not the deleted one', async () => {
+    const pending = vscode.commands.executeCommand('serverlessGpu.runJob');
+    try {
+      await waitForSelector('.quick-input-widget:not([style*="display: none"]) .quick-input-title:has-text("Run Job (1/2): endpoint")');
+      await waitForSelector(`${quickPickItem('SDXL production')}:has-text("sdxl-prod")`);
+      await waitForSelector(`${quickPickItem('Llama 3.1 8B Instruct')}:has-text("llama-chat")`);
+      assert.equal(await count(quickPickItem('whisper-v2')), 0, 'a deleted endpoint is not offered');
+    } finally {
+      await press('Escape');
+      await pending;
+    }
   });
 
   test('a service without GET /v2/serverless (404) shows endpoints by id as before, and is asked only once', async () => {
