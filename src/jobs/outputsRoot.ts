@@ -1,16 +1,16 @@
 // The outputs folder of a job in this window: the setting resolved against the job's workspace folder, and
 // the one-time confirmation a workspace's own value needs before files are written outside the workspace
 // (issue 12; the rule itself is in ./outputsLocation.ts). A confirmed folder is remembered in globalState, per
-// folder, so a repository cannot reuse one folder's approval for another; a refusal holds for this window.
+// folder, so a repository cannot reuse one folder's approval for another; the question is asked once a window.
 import * as vscode from 'vscode';
 import { resolveOutputsRoot, type OutputsDirectorySetting, type OutputsRoot } from './outputsLocation';
 
 const APPROVED_KEY = 'serverlessGpu.approvedOutputsDirectories.v1';
-export const SAVE_THERE = 'Save There';
+export const ALLOW_FOLDER = 'Allow This Folder';
 
 export class OutputsRootChooser {
-  private readonly declined = new Set<string>();
-  private readonly asking = new Map<string, Promise<boolean>>();
+  /** Folders this window has already asked about: one question per folder, not one per job. */
+  private readonly asked = new Set<string>();
 
   constructor(
     private readonly settings: { outputsDirectory(): OutputsDirectorySetting },
@@ -25,11 +25,16 @@ export class OutputsRootChooser {
     return resolveOutputsRoot(this.settings.outputsDirectory(), (folder?.uri ?? this.fallbackRoot).fsPath, this.approved());
   }
 
-  /** The folder to write a job's outputs under; asks once about a workspace's folder outside the workspace. */
-  async rootFor(inputFile?: string): Promise<vscode.Uri> {
+  /**
+   * The folder to write a job's outputs under. A workspace's folder outside the workspace that is not confirmed
+   * yet is not used: this job's outputs go to the workspace's own folder at once (nothing waits on an answer,
+   * nothing is lost), and the user is asked whether that folder may be used from then on.
+   */
+  rootFor(inputFile?: string): vscode.Uri {
     const root = this.resolve(inputFile);
     if (!root.needsConfirmation) return vscode.Uri.file(root.dir);
-    return vscode.Uri.file((await this.confirm(root.dir)) ? root.dir : root.fallback);
+    this.ask(root.dir, root.fallback);
+    return vscode.Uri.file(root.fallback);
   }
 
   /** Every folder outputs may be under now (the webview's localResourceRoots): never an unconfirmed one. */
@@ -46,34 +51,20 @@ export class OutputsRootChooser {
     return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
   }
 
-  /** One question per folder at a time: several jobs ending together ask once. */
-  private confirm(dir: string): Promise<boolean> {
-    if (this.declined.has(dir)) return Promise.resolve(false);
-    let pending = this.asking.get(dir);
-    if (!pending) {
-      pending = this.ask(dir).finally(() => this.asking.delete(dir));
-      this.asking.set(dir, pending);
-    }
-    return pending;
-  }
-
-  private async ask(dir: string): Promise<boolean> {
-    const choice = await vscode.window.showWarningMessage(
-      `This workspace's settings save job outputs outside the workspace, in ${dir}. Save them there?`,
-      {
-        modal: true,
-        detail:
-          'serverlessGpu.jobs.outputsDirectory is set by this workspace (.vscode/settings.json), and a cloned repository ' +
-          'should not choose where files are written on your disk. "Save There" is remembered for this folder; otherwise ' +
-          'outputs are saved in the workspace\'s .serverless-outputs folder. Set the folder in your user settings to skip this question.',
-      },
-      SAVE_THERE,
-    );
-    if (choice !== SAVE_THERE) {
-      this.declined.add(dir);
-      return false;
-    }
-    await this.approvals?.update(APPROVED_KEY, [...new Set([...this.approved(), dir])]);
-    return true;
+  // A notification, not a modal: a modal would hold the job's outputs until answered (and VS Code refuses
+  // modals under test, so the real-editor suite could not click it).
+  private ask(dir: string, fallback: string): void {
+    if (this.asked.has(dir)) return;
+    this.asked.add(dir);
+    void vscode.window
+      .showWarningMessage(
+        `This workspace's settings (serverlessGpu.jobs.outputsDirectory) save job outputs outside the workspace, in ${dir}. ` +
+          `A cloned repository should not choose where files are written on your disk, so they were saved in ${fallback}. ` +
+          'Allow that folder for the next jobs? (Setting it in your user settings needs no question.)',
+        ALLOW_FOLDER,
+      )
+      .then(async (choice) => {
+        if (choice === ALLOW_FOLDER) await this.approvals?.update(APPROVED_KEY, [...new Set([...this.approved(), dir])]);
+      });
   }
 }
