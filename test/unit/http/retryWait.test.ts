@@ -28,6 +28,17 @@ describe('retry waits are announced (issue 12)', () => {
     assert.ok(server.requests[1]!.at >= wait.until - 5, 'the retry went out when announced');
   });
 
+  test('a request held back because a window is used up is announced too, before anything is sent', async () => {
+    const job = { id: 'job-1', status: 'IN_QUEUE' };
+    const server = await serve([json(job, { ratelimit: '"minute";r=0;t=1' }), json(job)]);
+    const client = createServiceClient({ billingBaseUrl: server.url, jobsBaseUrl: server.url, apiKey: KEY }, { random: () => 0 });
+    const heard: { wait: RetryWait; requestsSoFar: number }[] = [];
+    client.onRetryWait((wait) => heard.push({ wait, requestsSoFar: server.requests.length }));
+    await client.status('ep', 'job-1');
+    await client.run('ep', {});
+    assert.deepEqual(heard.map((h) => [h.wait.route.kind, h.wait.reason, h.requestsSoFar]), [['run', 'quota', 1]]);
+  });
+
   test('a 503 on billing is announced as the service being unavailable, on the billing route', async () => {
     const server = await serve([problem(503, 'busy', { headers: { 'retry-after': '0' } }), problem(400, 'stop here')]);
     const client = createServiceClient({ billingBaseUrl: server.url, jobsBaseUrl: server.url, apiKey: KEY }, { random: () => 0 });
