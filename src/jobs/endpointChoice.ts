@@ -23,7 +23,7 @@ export function checkEndpointId(id: string): string | undefined {
 
 /**
  * The endpoint id Enter picks, or undefined to keep the picker open (an invalid typed id). In order:
- * a row whose id is exactly what was typed; else the chosen row if the typed filter shows it (the user
+ * a row whose id is exactly what was typed; else the one row whose name it is; else the chosen row if the typed filter shows it (the user
  * filtered, then moved to it with the arrow keys); else the typed id itself when it can be one.
  * With nothing typed, the chosen row.
  */
@@ -31,8 +31,19 @@ export function acceptedEndpointId(typed: string, chosen: EndpointRow | undefine
   const value = typed.trim();
   if (!value) return chosen?.endpointId;
   if (rows.some((row) => row.endpointId === value)) return value;
+  const named = rowNamed(value, rows);
+  if (named) return named;
   if (chosen?.endpointId !== undefined && shownFor(chosen, value)) return chosen.endpointId;
   return checkEndpointId(value) === undefined ? value : undefined;
+}
+
+/**
+ * The id of the one row labelled exactly `typed`: rows show endpoints by their name, so a typed name means
+ * that endpoint, never a new id spelled like the name. Names are not unique: two rows of that name pick none.
+ */
+export function rowNamed(typed: string, rows: readonly EndpointRow[]): string | undefined {
+  const named = rows.filter((row) => row.endpointId !== undefined && row.label === typed.trim());
+  return named.length === 1 ? named[0]!.endpointId : undefined;
 }
 
 /**

@@ -2,7 +2,7 @@
 // records and the ones the user added), the ones used in this workspace, and whatever id the user types
 // (public model ids count, SPEC 4.4).
 import * as vscode from 'vscode';
-import { acceptedEndpointId, checkEndpointId } from './endpointChoice';
+import { acceptedEndpointId, checkEndpointId, rowNamed } from './endpointChoice';
 
 export interface KnownEndpoint {
   id: string;
@@ -54,7 +54,8 @@ export async function pickEndpoint(options: {
   qp.items = base;
   qp.onDidChangeValue((value) => {
     const typed = value.trim();
-    if (!typed || seen.has(typed)) {
+    // A typed id or name of a listed endpoint shows that row, not a row offering it as a new id.
+    if (!typed || seen.has(typed) || rowNamed(typed, base)) {
       qp.items = base;
       return;
     }

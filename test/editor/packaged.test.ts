@@ -27,7 +27,8 @@ suite('packaged extension @packaged', () => {
     const file = vscode.Uri.joinPath(workspaceFolder().uri, 'packaged.input.json');
     await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify({ input: { prompt: 'from the packaged extension' } }, null, 2)));
     const started = vscode.commands.executeCommand<{ endpointId: string; jobId?: string } | undefined>('serverlessGpu.runCurrentFile', file);
-    await pickQuickPickItem('echo'); // the first run of a file asks for its endpoint
+    // The first run of a file asks for its endpoint; the picker lists it by the name the endpoint list gives it.
+    await pickQuickPickItem('Echo');
     const record = await started;
     assert.equal(record?.endpointId, 'echo');
 

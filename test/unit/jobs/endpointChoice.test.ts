@@ -3,7 +3,7 @@
 // first; a row the user reached with the arrow keys under the filter is still honoured.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { acceptedEndpointId, checkEndpointId, type EndpointRow } from '../../../src/jobs/endpointChoice';
+import { acceptedEndpointId, checkEndpointId, rowNamed, type EndpointRow } from '../../../src/jobs/endpointChoice';
 
 const row = (id: string, description?: string, label = id): EndpointRow => ({ label, endpointId: id, ...(description ? { description } : {}) });
 const rows: EndpointRow[] = [
@@ -35,6 +35,19 @@ describe('endpoint picker: what Enter picks', () => {
     assert.equal(acceptedEndpointId('sdt', rows[3], rows), 'sdxl-turbo', 'fuzzy: its letters in order');
     assert.equal(acceptedEndpointId('renamed', rows[4], rows), 'abc123', 'matched on its label');
     assert.equal(acceptedEndpointId('endpoints', rows[3], rows), 'sdxl-turbo', 'matched on its description');
+  });
+
+  test('a typed endpoint name picks that endpoint\'s id, not a new id spelled like the name (the packaged test typed "Echo")', () => {
+    const named: EndpointRow[] = [
+      { label: 'Echo', description: 'echo', endpointId: 'echo' },
+      { label: 'Twin', description: 'a1', endpointId: 'a1' },
+      { label: 'Twin', description: 'a2', endpointId: 'a2' },
+    ];
+    // The focused row was the one offering "Echo" as an id of its own (the picker no longer adds it for a name).
+    assert.equal(acceptedEndpointId('Echo', { label: 'Echo', description: 'use this endpoint id', endpointId: 'Echo' }, named), 'echo');
+    assert.equal(rowNamed('Echo', named), 'echo');
+    assert.equal(rowNamed('Twin', named), undefined, 'a name two endpoints share picks neither');
+    assert.equal(acceptedEndpointId('Twin', named[2], named), 'a2', 'the row chosen among same-named ones');
   });
 
   test('nothing typed: the selected row', () => {
