@@ -1,7 +1,6 @@
 // The job runner in the real editor, against the emulator started in this process (issue 5, "Done when").
-// Requests go through a small recording proxy in front of the emulator: it counts every request (so "a bad
-// file sends nothing" and "cancel stops polling" are measured, not assumed) and rewrites the emulator's
-// origin in answers to its own, so output downloads pass through it too and their headers are recorded.
+// Requests go through a small recording proxy in front of the emulator (support/recordingProxy.ts): it counts
+// every request and points output downloads through itself, so what is sent is measured, not assumed.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
@@ -21,51 +20,7 @@ import { click, count, driverAvailable, press, QUICK_INPUT, quickPickItem, typeT
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
 import { startEmulator } from './support/emulator';
 import { memoryMemento } from './support/memoryMemento';
-
-interface Recorded {
-  method: string;
-  url: string;
-  authorization: string | undefined;
-}
-
-/** A pass-through proxy that records each request and points the emulator's own URLs back at itself. */
-async function startRecordingProxy(target: string): Promise<{ url: string; requests: Recorded[]; close(): Promise<void> }> {
-  const requests: Recorded[] = [];
-  const targetUrl = new URL(target);
-  let self = '';
-  const server = http.createServer((req, res) => {
-    requests.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
-    const headers = { ...req.headers, host: targetUrl.host };
-    const upstream = http.request({ host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers }, (up) => {
-      const type = String(up.headers['content-type'] ?? '');
-      if (!/json/.test(type)) {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-        return;
-      }
-      const chunks: Buffer[] = [];
-      up.on('data', (c: Buffer) => chunks.push(c));
-      up.on('end', () => {
-        const body = Buffer.from(Buffer.concat(chunks).toString('utf8').split(target).join(self));
-        const out = { ...up.headers, 'content-length': String(body.length) };
-        res.writeHead(up.statusCode ?? 502, out);
-        res.end(body);
-      });
-    });
-    upstream.on('error', () => {
-      res.writeHead(502);
-      res.end();
-    });
-    req.pipe(upstream);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  self = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: self,
-    requests,
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
-  };
-}
+import { startRecordingProxy } from './support/recordingProxy';
 
 /** A status question about the job, by either route (the long poll or the plain one). */
 function isStatusOf(url: string, jobId: string): boolean {
