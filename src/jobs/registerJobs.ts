@@ -4,6 +4,8 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import { JobDurationModel } from '../core/jobs';
+import { createServiceClient } from '../core/http/client';
+import type { ConnectionSettings, ServiceClient } from '../core/service';
 import type { Settings } from '../config/settings';
 import { HistoryStore } from '../history/historyStore';
 import { JobsTreeProvider } from '../history/jobsView';
@@ -38,6 +40,11 @@ export interface JobRunnerApi {
   reloadHistoryFromStorage(): HistoryStore;
   /** The job durations as the next window would read them back from globalState. */
   storedDurations(): JobDurationModel;
+  /**
+   * A service client made by the extension's own bundle: its typed errors are the classes the runner checks
+   * with instanceof (a client built by the test bundle throws look-alikes, so a 404 would not read as one).
+   */
+  createClient(settings: ConnectionSettings): ServiceClient;
 }
 
 export interface JobRunnerDeps {
@@ -138,6 +145,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     useClientSource: (source) => runner.setClientSource(source ?? deps.connection),
     reloadHistoryFromStorage: () => new HistoryStore(context.workspaceState, () => settings.historyLimit()),
     storedDurations: () => JobDurationModel.fromJSON(context.globalState.get(DURATIONS_KEY)),
+    createClient: (settings) => createServiceClient(settings),
   };
   return { disposables, api };
 }
