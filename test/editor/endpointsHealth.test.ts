@@ -7,7 +7,6 @@ import type { AddressInfo } from 'node:net';
 import * as vscode from 'vscode';
 import { Commands } from '../../src/connection/commandIds';
 import { modalConfirm, type PurgeOutcome } from '../../src/endpoints/endpointCommands';
-import { HEALTH_STALE_MS } from '../../src/endpoints/endpointHealth';
 import type { TreeNode } from '../../src/endpoints/endpointItems';
 import { startEmulator, type EmulatorConfigInput, type RunningEmulator } from '../../src/emulator/index';
 import type { SidebarTestApi } from '../../src/extension';
@@ -214,7 +213,8 @@ suite('endpoints: names, live health and purge against the emulator', () => {
     let shot = false;
     try {
       const started = await Promise.all([1, 2, 3, 4].map((i) => jobs.runner.start({ endpointId: COLD, input: { prompt: `burst ${i}` }, mode: 'async' })));
-      await eventually(() => seen.some((d) => /\d starting · 4 in queue$/.test(d)) || undefined, `a cold start with the burst queued (seen: ${JSON.stringify(seen)})`, 20_000);
+      await eventually(() => seen.some((d) => /\d starting · 4 in queue$/.test(d)) || undefined, 'a cold start with the burst queued', 20_000)
+        .catch((e: Error) => { throw new Error(`${e.message}; the item read ${JSON.stringify(seen)}`); });
       await eventually(async () => {
         if (!seen.some((d) => /2 running · 2 in queue$/.test(d))) return undefined;
         if (!shot) {
@@ -231,9 +231,10 @@ suite('endpoints: names, live health and purge against the emulator', () => {
           }
         }
         return true;
-      }, `two workers running, two jobs waiting (seen: ${JSON.stringify(seen)})`, 30_000);
+      }, 'two workers running, two jobs waiting', 30_000).catch((e: Error) => { throw new Error(`${e.message}; the item read ${JSON.stringify(seen)}`); });
       await eventually(() => started.every((r) => !jobs.runner.isRunning(r.key)) || undefined, 'the four jobs to end', 60_000);
-      await eventually(async () => /· 2 idle$/.test(await descriptionOf(api, COLD)) || undefined, `both workers idle (seen: ${JSON.stringify(seen)})`, 20_000);
+      await eventually(async () => /· 2 idle$/.test(await descriptionOf(api, COLD)) || undefined, 'both workers idle', 20_000)
+        .catch((e: Error) => { throw new Error(`${e.message}; the item read ${JSON.stringify(seen)}`); });
       await eventually(() => !tree.health.polling || undefined, 'polling to stop once nothing is busy', 10_000);
       const before = healthRequests(proxy.seen);
       await new Promise((r) => setTimeout(r, 4_000));
@@ -243,23 +244,27 @@ suite('endpoints: names, live health and purge against the emulator', () => {
     }
   });
 
-  test('no health request is sent while the view is hidden; shown again, it looks and follows the queue', async function () {
-    this.timeout(90_000);
+  test('no health request is sent while the view is hidden, even with a queue to follow; shown again, it follows it', async function () {
+    this.timeout(120_000);
+    await showEndpointsView();
+    // Sent past the editor (not followed by the runner, whose queued jobs ask health for their panels): six jobs
+    // on two workers, 15 s of work at least. A refresh reads them, and the view starts following the queue.
+    const ids = await submitDirectly(emulator.url, 6, 'hidden');
+    await vscode.commands.executeCommand(Commands.refreshEndpoints);
+    await eventually(async () => /in queue/.test(await descriptionOf(api, COLD)) || undefined, 'the queue in the view', 15_000);
+    assert.ok(api.endpoints!.tree.health.polling, 'a queue is followed while visible');
+
     await vscode.commands.executeCommand('workbench.view.explorer');
     await eventually(() => !api.endpoints!.view.visible || undefined, 'the Endpoints view to be hidden');
+    await api.endpoints!.tree.health.whenIdle();
     const before = proxy.seen.filter((s) => s.endsWith('/health')).length;
-    await new Promise((r) => setTimeout(r, HEALTH_STALE_MS));
-    // Sent past the editor (not followed by the runner, whose queued jobs ask health for their panels).
-    const ids = await submitDirectly(emulator.url, 3, 'hidden');
-    await new Promise((r) => setTimeout(r, 3_000));
+    await new Promise((r) => setTimeout(r, 5_000));
     assert.equal(proxy.seen.filter((s) => s.endsWith('/health')).length, before, 'hidden: no health request at all');
+    assert.equal((await api200(emulator.url, `/v2/${COLD}/health`)).jobs.inQueue > 0, true, 'the queue was still there to follow');
+
     await showEndpointsView();
-    try {
-      await eventually(async () => /running|in queue/.test(await descriptionOf(api, COLD)) || undefined, 'the health of the jobs sent meanwhile, once shown', 15_000);
-    } catch (e) {
-      throw new Error(`${(e as Error).message}: visible ${api.endpoints!.view.visible}, shows "${await descriptionOf(api, COLD)}", look ${JSON.stringify(api.endpoints!.tree.health.get(COLD))}, sent ${JSON.stringify(proxy.seen.slice(-8))}`);
-    }
-    await eventually(async () => /· 2 idle$/.test(await descriptionOf(api, COLD)) || undefined, 'the view to follow them to their end', 60_000);
+    await eventually(async () => /· 2 idle$/.test(await descriptionOf(api, COLD)) || undefined, 'the view to follow the queue to its end once shown', 60_000);
+    assert.ok(proxy.seen.filter((s) => s.endsWith('/health')).length > before);
     for (const id of ids) assert.equal((await api200(emulator.url, `/v2/${COLD}/status/${id}`)).status, 'COMPLETED');
   });
 
