@@ -77,8 +77,10 @@ describe('no worker process outlives the emulator', { skip }, () => {
           const p = await w.processes('warm');
           return p.length === 2 && p.every((x) => x.status === 'idle' && x.pid) ? p : undefined;
         });
-        // A running job too: its handler is mid-sleep when the emulator goes.
-        await w.submit('warm', { seconds: 60 });
+        // A running job too, whose handler blocks the SDK's event loop (time.sleep): that worker writes nothing
+        // and notices nothing when the emulator goes, so only the watchdog can end it.
+        const id = await w.submit('warm', { seconds: 60, blocking: true });
+        await waitFor('the blocking handler to run', async () => ((await w.logs('warm', `?job=${id}`)).some((l) => l.text.startsWith('sleeping worker: 60')) ? true : undefined));
         groups = procs.map((p) => p.pid!);
         await waitFor('the heartbeat children', async () => (groups.every((g) => processesInGroup(g).length >= 2) ? true : undefined), 10_000);
       } finally {
