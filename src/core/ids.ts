@@ -10,7 +10,6 @@ const MAX_ID_LENGTH = 200;
 // `/` and `\` split segments (the URL parser reads `\` as `/` in http URLs), `?` and `#` end the path, `%`
 // would let a server that decodes before normalising see `%2e%2e` as `..`, whitespace and control characters
 // are never part of a real id and hide what is sent.
-// eslint-disable-next-line no-control-regex
 const FORBIDDEN = /[/\\?#%\s\u0000-\u001f\u007f]/;
 
 /** Why `id` cannot be an endpoint / job id in a URL path, or undefined when it can. */
