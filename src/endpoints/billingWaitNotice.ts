@@ -15,7 +15,8 @@ export function showBillingWaits(view: vscode.TreeView<unknown>, connection: Con
   const update = (): void => {
     const wait = waits.get(BILLING);
     if (wait) {
-      shown = `$(watch) ${retryWaitText(wait)}`;
+      // Plain text: a tree view message does not draw codicons.
+      shown = retryWaitText(wait);
       view.message = shown;
     } else if (shown !== undefined) {
       // Only our own words are taken back: the tree may have set its message meanwhile.

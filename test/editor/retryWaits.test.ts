@@ -7,7 +7,7 @@ import { createServiceClient } from '../../src/core/http/client';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index';
 import type { SidebarTestApi } from '../../src/extension';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
-import { driverAvailable, textContent, waitForSelector } from './support/driver';
+import { driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
 import { activateExtension, eventually } from './support/extension';
 import { billingConfig, KEYS, resetSidebar, useTestProfile } from './sidebarFixtures';
 
@@ -52,6 +52,7 @@ suite('retry waits are said out loud (issue 12)', () => {
     assert.match(sidebar.statusBar.text, WAIT_WORDS);
     if (driverAvailable()) {
       await waitForSelector('.pane-body .message:has-text("Rate limited by the service")');
+      await screenshot('retry-wait-endpoints-view', { selector: '.part.sidebar' });
     }
     // It counts down, then the refresh completes and the words go.
     await eventually(() => view.message !== first && WAIT_WORDS.test(view.message ?? '') || undefined, 'the count to go down', 5_000);
