@@ -11,8 +11,9 @@ import { createServiceClient } from './core/http/client';
 import { registerConnection, type ConnectionServices } from './connection/registerConnection';
 import { registerEndpoints, type EndpointsServices } from './endpoints/registerEndpoints';
 import { registerJobRunner, type JobRunnerApi } from './jobs/registerJobs';
+import { registerLocalWorker, type LocalWorkerApi } from './localWorker/registerLocalWorker';
 
-export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTestApi; jobs: JobRunnerApi | undefined } | undefined {
+export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTestApi; jobs: JobRunnerApi | undefined; localWorker: LocalWorkerApi | undefined } | undefined {
   // Measured from here to the return and logged: `npm run bench` reads it as host.activate (issue 11).
   const started = performance.now();
   // Services every feature shares.
@@ -48,13 +49,20 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
     });
   }
 
+  let localWorker: LocalWorkerApi | undefined;
+  activateFeature('Local worker', () => {
+    const feature = registerLocalWorker(context, connection, settings, logger);
+    localWorker = feature.api;
+    return feature.disposables;
+  });
+
   // npm start only: open connected to the emulator it started. Not awaited: activation never waits on it.
   void connectDemoProfile(connection, process.env, logger).catch((err) => reportActivationError('The npm start connection', err, logger));
 
   const took = (performance.now() - started).toFixed(2);
   logger.info(`activated ${context.extension.id} ${String(context.extension.packageJSON.version)} in ${vscode.env.appName} (activate took ${took} ms)`);
   // Test hooks for the real-editor suites only: never part of the API in a user's editor.
-  return context.extensionMode === vscode.ExtensionMode.Test ? { sidebar: { connection, statusBar, endpoints }, jobs } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { sidebar: { connection, statusBar, endpoints }, jobs, localWorker } : undefined;
 }
 
 /** What the sidebar's real-editor tests reach through `activate()`'s return value (test mode only). */

@@ -23,6 +23,9 @@ export const SettingKeys = {
   jobsDownloadTimeoutSeconds: 'jobs.downloadTimeoutSeconds',
   jobsInputFilePattern: 'jobs.inputFilePattern',
   jobsHistoryLimit: 'jobs.historyLimit',
+  // Local worker (issue 14): which Python runs the handler, and whether saving it restarts the worker.
+  localWorkerPythonPath: 'localWorker.pythonPath',
+  localWorkerRestartOnSave: 'localWorker.restartOnSave',
 } as const;
 
 export { DEFAULT_PROFILE, checkBaseUrl, type Profile } from './profileSettings';
@@ -114,5 +117,20 @@ export class Settings implements vscode.Disposable {
   historyLimit(): number {
     const n = this.anyScope<number>(SettingKeys.jobsHistoryLimit, 100);
     return Number.isFinite(n) && n >= 1 ? Math.floor(n) : 100;
+  }
+
+  // --- Local worker (issue 14).
+  /**
+   * The Python that runs a local worker when the Python extension names none. It decides which program runs, so a
+   * workspace may set it only when trusted (it is in `restrictedConfigurations` too).
+   */
+  localWorkerPythonPath(): string | undefined {
+    const info = this.config().inspect<unknown>(SettingKeys.localWorkerPythonPath);
+    const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+    const fromWorkspace = vscode.workspace.isTrusted ? text(info?.workspaceFolderValue) ?? text(info?.workspaceValue) : undefined;
+    return fromWorkspace ?? text(info?.globalValue);
+  }
+  localWorkerRestartOnSave(): boolean {
+    return this.anyScope<boolean>(SettingKeys.localWorkerRestartOnSave, false) === true;
   }
 }

@@ -24,6 +24,9 @@ export function emulatorProfile(origin: string | undefined): Profile {
 }
 
 export class ProfileRegistry {
+  /** Profiles that exist while a feature says so (the "Local worker" of Serve Worker Locally, issue 14). */
+  private readonly sources = new Set<() => Profile | undefined>();
+
   constructor(
     private readonly settings: Settings,
     private readonly state: vscode.Memento,
@@ -31,7 +34,14 @@ export class ProfileRegistry {
   ) {}
 
   list(): Profile[] {
-    return [DEFAULT_PROFILE, ...this.settings.userProfiles().profiles, emulatorProfile(this.emulatorOrigin())];
+    const extra = [...this.sources].map((s) => s()).filter((p): p is Profile => p !== undefined);
+    return [DEFAULT_PROFILE, ...this.settings.userProfiles().profiles, emulatorProfile(this.emulatorOrigin()), ...extra];
+  }
+
+  /** Adds a built-in profile that exists while `source` returns it; returns a function that removes it. */
+  addSource(source: () => Profile | undefined): () => void {
+    this.sources.add(source);
+    return () => this.sources.delete(source);
   }
 
   /** Settings entries that were skipped, with why (shown once to the user). */

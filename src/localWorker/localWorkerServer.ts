@@ -1,0 +1,102 @@
+// The emulator that serves one local worker (issue 14 item 3): the bundled CLI (dist/emulator.js) started with a
+// config of one `worker` endpoint running the user's file. A restart keeps the port, so the "Local worker"
+// connection's URL, and everything the editor holds for it, stays valid. The emulator's own watchdogs make sure
+// no worker process outlives it (README "Develop a worker locally").
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import type { Logger } from '../core/log';
+import { localWorkerConfig } from './workerFile';
+
+const READY_LINE = /(http:\/\/[^\s/]+)/;
+const START_TIMEOUT_MS = 20_000;
+
+export interface ServedWorker {
+  file: string;
+  python: string;
+  endpointId: string;
+  origin: string;
+}
+
+export class LocalWorkerServer {
+  private child: ChildProcess | undefined;
+  private dir: string | undefined;
+  served: ServedWorker | undefined;
+
+  constructor(private readonly extensionPath: string, private readonly logger: Logger, private readonly onExit: () => void) {}
+
+  /** Starts (or restarts, on the same port) the emulator serving `file` with `python`. */
+  async start(file: string, python: string): Promise<ServedWorker> {
+    const port = this.served ? Number(new URL(this.served.origin).port) : 0;
+    await this.stop();
+    const { config, endpointId } = localWorkerConfig(python, file);
+    this.dir = mkdtempSync(path.join(tmpdir(), 'serverless-gpu-worker-'));
+    const configFile = path.join(this.dir, 'config.json');
+    writeFileSync(configFile, JSON.stringify(config, null, 2));
+    const origin = await this.spawn(configFile, port);
+    this.served = { file, python, endpointId, origin };
+    return this.served;
+  }
+
+  private spawn(configFile: string, port: number): Promise<string> {
+    const script = path.join(this.extensionPath, 'dist', 'emulator.js');
+    return new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [script, '--host', '127.0.0.1', '--port', String(port), '--config', configFile], {
+        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      this.child = child;
+      let buffered = '';
+      let settled = false;
+      const timer = setTimeout(() => fail(`the local worker's emulator did not start within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
+      const fail = (message: string): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        child.kill();
+        reject(new Error(message));
+      };
+      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+        if (settled) return;
+        buffered += chunk;
+        const m = READY_LINE.exec(buffered);
+        if (m?.[1]) {
+          settled = true;
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      });
+      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.logger.warn(`[local worker emulator] ${chunk.trimEnd()}`));
+      child.on('error', (e) => fail(`the local worker's emulator could not be started: ${e.message}`));
+      child.on('exit', (code, signal) => {
+        fail(`the local worker's emulator exited before it was ready (code ${code ?? signal})`);
+        if (this.child === child) {
+          this.child = undefined;
+          this.served = undefined;
+          this.onExit();
+        }
+      });
+    });
+  }
+
+  /** Stops the emulator (and so every worker process); resolves once it has exited. */
+  async stop(): Promise<void> {
+    const child = this.child;
+    this.child = undefined;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((r) => child.once('exit', () => r()));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    if (this.dir) rmSync(this.dir, { recursive: true, force: true });
+    this.dir = undefined;
+  }
+
+  dispose(): void {
+    this.served = undefined;
+    void this.stop();
+  }
+}
