@@ -10,6 +10,7 @@ import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { LOCAL_WORKER_PROFILE_NAME, LocalWorkerCommands, type LocalWorkerApi } from '../../src/localWorker/registerLocalWorker';
+import { driverAvailable, screenshot } from './support/driver';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
 
 const HANDLER = (version: string) => `import base64, struct, zlib
@@ -102,6 +103,14 @@ suite('local worker', () => {
     }, 'the panel to show the job');
     assert.ok(shown.outputs.some((o) => o.kind === 'image' && o.width === 24 && o.height === 16), 'the panel shows the PNG');
     await eventually(() => worker.logs.shown.some((l) => l.includes('handler v1 drawing 24 16')), 'Worker Logs to show what the handler printed');
+    if (driverAvailable()) {
+      // The README's picture: the handler with its CodeLens (now Restart / Stop / Worker Logs), the logs below.
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(handler));
+      await vscode.commands.executeCommand(LocalWorkerCommands.showLogs);
+      await new Promise((r) => setTimeout(r, 1500));
+      await screenshot('local-worker', { docs: true });
+    }
 
     // A new handler, a restart, a new output.
     await vscode.workspace.fs.writeFile(handler, new TextEncoder().encode(HANDLER('v2')));
