@@ -60,13 +60,20 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscod
   private readonly emitter = new vscode.EventEmitter<JobItem | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly subscription: vscode.Disposable;
+  /** What each item showed when last drawn: a change to anything else (streamed text, why it waits) redraws nothing. */
+  private readonly drawn = new Map<string, string>();
 
   constructor(
     private readonly history: HistoryStore,
     private readonly isRunning: (key: string) => boolean,
     private readonly retryWait: (key: string) => WaitLike | undefined = () => undefined,
   ) {
-    this.subscription = history.onDidChange(() => this.refresh());
+    // A streaming job changes its record up to every 200 ms (its text) and a queued one every few seconds (why
+    // it waits): neither shows here, so only changes the view shows redraw it.
+    this.subscription = history.onDidChange((record) => {
+      if (record && this.drawn.get(record.key) === drawnFacts(record, this.isRunning(record.key))) return;
+      this.refresh();
+    });
   }
 
   dispose(): void {
@@ -84,12 +91,22 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscod
 
   getChildren(element?: JobItem): JobItem[] {
     if (element) return [];
-    return this.history.all().map((r) => new JobItem(r, this.isRunning(r.key), this.retryWait(r.key)));
+    this.drawn.clear();
+    return this.history.all().map((r) => {
+      const running = this.isRunning(r.key);
+      this.drawn.set(r.key, drawnFacts(r, running));
+      return new JobItem(r, running, this.retryWait(r.key));
+    });
   }
 
   getParent(): undefined {
     return undefined;
   }
+}
+
+/** The facts of a record its item shows (the duration ticks on redraws only, as before). */
+function drawnFacts(record: JobRecord, running: boolean): string {
+  return JSON.stringify([record.status, running, record.jobId, record.finishedAt, record.thumbnail, record.error, record.endpointId]);
 }
 
 export function formatDuration(ms: number): string {

@@ -225,7 +225,11 @@ suite('jobs control', () => {
     if (driverAvailable()) {
       await eventually(() => api.panels.isReady(started.key), 'the panel to load');
       await waitForSelector('#stream-text', { inWebview: true });
-      await screenshot('job-panel-streaming', { docs: true });
+      // A few sentences in (of the 2.6 s it writes), so the picture shows text growing rather than its first word.
+      await eventually(() => (api.panels.lastSent(started.key)?.streamText?.length ?? 0) > 150, 'some text to be written', 10_000);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      // The editor area only: a picture of the panel, without whatever the rest of the window shows at that moment.
+      await screenshot('job-panel-streaming', { docs: true, selector: '.part.editor' });
     }
     const done = await finished(started.key);
     assert.equal(done.status, 'COMPLETED', done.error);
