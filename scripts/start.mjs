@@ -114,6 +114,15 @@ async function main() {
     return;
   }
 
+  // The demo's own worker (demo/worker/handler.py, issue 14) needs a Python with runpod: the project's venv, or a
+  // python3 that has it. Without one, the demo still works and says how to enable the worker.
+  const workerPython = [path.join(REPO, '.venv-worker', 'bin', 'python'), 'python3'].find(
+    (py) => spawnSync(py, ['-c', 'import runpod'], { stdio: 'ignore', timeout: 60_000 }).status === 0,
+  );
+  const workerNote = workerPython
+    ? `The demo's own worker, worker/handler.py, runs with ${workerPython}: open it and use Serve Worker Locally.`
+    : 'The demo\'s own worker (worker/handler.py) needs Python 3 with runpod: run `node scripts/python-env.mjs` once, then npm start again.';
+
   // A fresh profile per start: no state of an earlier run (or of the person's own editor) leaks in.
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'serverless-gpu-start-'));
   onExit.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -136,6 +145,7 @@ async function main() {
         // profiles may live: a workspace can never add one). SERVERLESS_GPU_DEMO_PROFILE below makes the
         // extension switch to it and give it the emulator's demo key (src/demo/demoConnection.ts).
         'serverlessGpu.profiles': [{ name: DEMO_PROFILE, billingBaseUrl: emulatorUrl, jobsBaseUrl: emulatorUrl }],
+        ...(workerPython ? { 'serverlessGpu.localWorker.pythonPath': workerPython } : {}),
       },
       null,
       2,
@@ -173,6 +183,7 @@ start: ready. Open this in a browser:
   It is connected to the emulator started here, ${emulatorUrl} (profile "${DEMO_PROFILE}",
   demo key demo-key-full; try it with curl too). Open the Serverless GPU sidebar, then an *.input.json file of
   the demo workspace, and run it.
+  ${workerNote}
 
 Ctrl-C stops the editor and the emulator.`);
 }
