@@ -9,6 +9,7 @@
 // (runtime/routeSupport.ts). Learning is per service and endpoint, for the process.
 import { CancelledError } from '../http/errors';
 import { systemClock, type Clock } from '../http/clock';
+import { rateLimitWaitMs } from '../http/rateLimit';
 import { isTerminalStatus } from '../schemas';
 import type { ServiceClient } from '../service';
 import { streamChunkText } from '../outputs/llmText';
@@ -39,8 +40,10 @@ export interface FollowStreamOptions {
   clock?: Clock;
   routeSupport?: RouteSupport;
   endpoints?: StreamingEndpoints;
-  /** The least time between two stream requests whose previous answer brought nothing. */
+  /** The least time between two stream requests whose previous answer brought nothing (it grows, see below). */
   idleIntervalMs?: number;
+  /** The most time between two stream requests while nothing comes. */
+  maxIdleIntervalMs?: number;
   /** Stream requests that fail in a row before the follower gives up (the job's own wait goes on). */
   maxFailures?: number;
 }
@@ -52,6 +55,11 @@ export interface StreamResult {
 }
 
 export const STREAM_IDLE_INTERVAL_MS = 500;
+/**
+ * While answers bring nothing, the pause grows by half each time up to this: a long job on an endpoint not known
+ * yet costs a request every few seconds, not two a second (the rate limits are per account). Text resets it.
+ */
+export const STREAM_MAX_IDLE_INTERVAL_MS = 4000;
 
 /** Whether a job of this endpoint is worth streaming (not learned as a non-streaming one, route not missing). */
 export function shouldStream(client: ServiceClient, endpointId: string, options: { routeSupport?: RouteSupport; endpoints?: StreamingEndpoints } = {}): boolean {
@@ -71,6 +79,8 @@ export async function followStream(client: ServiceClient, endpointId: string, jo
   const endpoints = options.endpoints ?? sharedStreamingEndpoints;
   const service = client.settings.jobsBaseUrl;
   const idle = options.idleIntervalMs ?? STREAM_IDLE_INTERVAL_MS;
+  const maxIdle = Math.max(idle, options.maxIdleIntervalMs ?? STREAM_MAX_IDLE_INTERVAL_MS);
+  let pause = idle;
   const maxFailures = options.maxFailures ?? 3;
   const { signal } = options;
   let text = '';
@@ -114,8 +124,15 @@ export async function followStream(client: ServiceClient, endpointId: string, jo
       return { text, streamed };
     }
     if (streamed && !endpoints.get(service, endpointId)) endpoints.set(service, endpointId, true);
-    // A service that answers at once with nothing new is asked again after a pause, not in a tight loop.
-    if (!got) await sleep(clock, Math.max(0, idle - (clock.now() - sentAt)), signal);
+    // A service that answers at once with nothing new is asked again after a pause, not in a tight loop; an
+    // exhausted rate-limit window is waited out (the job's own status questions come first).
+    if (got) {
+      pause = idle;
+    } else {
+      const quotaWait = rateLimitWaitMs(client.rateLimits, clock.now());
+      await sleep(clock, Math.max(quotaWait, pause - (clock.now() - sentAt)), signal);
+      pause = Math.min(maxIdle, pause * 1.5);
+    }
   }
 }
 

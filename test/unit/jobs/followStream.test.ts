@@ -63,6 +63,21 @@ describe('followStream', () => {
     assert.ok(gap >= 90, `paused ${gap} ms`);
   });
 
+  test('while nothing comes the pause grows, up to its cap, and text brings it back down', async () => {
+    const replies = [[], [], [], [], [{ output: 'hi' }], [], []];
+    const server = await serve((_req, i) => json({ status: i < replies.length ? 'IN_PROGRESS' : 'COMPLETED', stream: replies[i] ?? [] }));
+    await followStream(clientOf(server), 'ep', 'j1', {
+      signal: new AbortController().signal, idleIntervalMs: 40, maxIdleIntervalMs: 100, routeSupport: new RouteSupport(), endpoints: new StreamingEndpoints(), onText: () => undefined,
+    });
+    const gaps = server.requests.slice(1).map((r, i) => r.at - server.requests[i]!.at);
+    // 40, 60, 90, 100 (capped), then text: asked again at once, then 40 again.
+    assert.ok(gaps[0]! >= 35 && gaps[0]! < 60, `first pause ${gaps[0]}`);
+    assert.ok(gaps[2]! >= 85, `grown: ${gaps[2]}`);
+    assert.ok(gaps[3]! >= 95 && gaps[3]! < 140, `capped: ${gaps[3]}`);
+    assert.ok(gaps[4]! < 30, `after text, at once: ${gaps[4]}`);
+    assert.ok(gaps[5]! >= 35 && gaps[5]! < 60, `back to the first pause: ${gaps[5]}`);
+  });
+
   test('an abort ends it with the text gathered so far', async () => {
     const controller = new AbortController();
     const server = await serve((_req, i) => json({ status: 'IN_PROGRESS', stream: i === 0 ? [{ output: 'partial ' }] : [] }));
