@@ -11,7 +11,7 @@ import type { PanelJob } from '../../src/jobPanel/protocol';
 import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
-import { click, driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
+import { click, driverAvailable, pickQuickPickItem, QUICK_INPUT, quickPickItem, screenshot, textContent, waitForSelector } from './support/driver';
 import { startEmulator } from './support/emulator';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
 import { startRecordingProxy } from './support/recordingProxy';
@@ -169,6 +169,52 @@ suite('jobs control', () => {
       api.useClientSource({ getClient: async () => client, secrets: () => ['demo-key-full'] });
       await missing.close();
     }
+  });
+
+  test('the running jobs list cancels a job with its Cancel button, and the palette\'s Cancel Job asks which job', async function () {
+    if (!driverAvailable()) this.skip();
+    const started = await run('cancel-from-list.input.json', 'wan-2-1-video', { prompt: 'cancel me from the list' });
+    await eventually(() => api.history.get(started.key)?.jobId, 'the job id');
+    // Once its webview has loaded the panel no longer takes the focus, which would close the list.
+    await eventually(() => api.panels.isReady(started.key), 'the job panel to load');
+    const listed = vscode.commands.executeCommand(JobCommands.showRunningJobs);
+    await waitForSelector(QUICK_INPUT);
+    await click(`${quickPickItem('wan-2-1-video')} .codicon-circle-slash`);
+    const done = await finished(started.key);
+    assert.equal(done.status, 'CANCELLED', done.note);
+    await listed;
+
+    const second = await run('cancel-from-palette.input.json', 'wan-2-1-video', { prompt: 'cancel me from the palette' });
+    await eventually(() => api.history.get(second.key)?.jobId, 'the job id');
+    await eventually(() => api.panels.isReady(second.key), 'the job panel to load');
+    const asked = vscode.commands.executeCommand(JobCommands.cancelJob);
+    await pickQuickPickItem('wan-2-1-video', { title: 'Cancel which job?' });
+    assert.equal(((await asked) as { kind: string }).kind, 'cancelled');
+    assert.equal((await finished(second.key)).status, 'CANCELLED');
+  });
+
+  test('the input file schema accepts the request options and checks them', async () => {
+    const uri = vscode.Uri.joinPath(workspaceFolder().uri, 'options.input.json');
+    const text = '{\n  "input": { "prompt": "x" },\n  "webhook": "http://127.0.0.1:9/hook",\n  "policy": {\n    "executionTimeout": "long",\n    "lowPriority": true\n  }\n}\n';
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    await vscode.window.showTextDocument(uri);
+    // The schema (the JSON language service) flags only executionTimeout (a string, line 5): webhook and
+    // lowPriority are known options, not "additional properties".
+    const schemaProblems = await eventually(() => {
+      const d = vscode.languages.getDiagnostics(uri).filter((x) => x.source !== 'Serverless GPU');
+      return d.length >= 1 ? d : undefined;
+    }, 'the schema to check the file', 45_000);
+    await new Promise((r) => setTimeout(r, 1000)); // any further (wrong) diagnostic has had time to appear
+    const settled = vscode.languages.getDiagnostics(uri).filter((x) => x.source !== 'Serverless GPU');
+    assert.deepEqual(settled.map((d) => d.range.start.line), [4], settled.map((d) => d.message).join(' | '));
+    assert.ok(schemaProblems.length >= 1);
+    // Running it is refused before anything is sent, naming the field.
+    await api.memory.rememberEndpoint(uri, 'echo');
+    const before = proxy.requests.length;
+    assert.equal(await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri), undefined);
+    const ours = vscode.languages.getDiagnostics(uri).filter((x) => x.source === 'Serverless GPU');
+    assert.match(ours[0]?.message ?? '', /"policy\.executionTimeout"/);
+    assert.equal(proxy.requests.length, before, 'nothing was sent');
   });
 
   test('Retry of a failed job queues the same job again and follows it in the same panel', async () => {
