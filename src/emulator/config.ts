@@ -119,6 +119,9 @@ export const EmulatorConfigSchema = z
     retentionMinutes: z.number().positive().default(DEFAULT_RETENTION_MINUTES),
     /** Per-endpoint, per-operation requests per 10 s (jobs/operationLimits.ts); each defaults to the docs' number. */
     operationLimits: OperationLimitsConfig.prefault({}),
+    /** How long /runsync and /status-sync hold a request that names no `wait` (ours; the platform's is 90 s). A
+     *  client that cannot send `wait` (runpod-python) meets a job longer than the hold only with a shorter one. */
+    runsyncWaitMs: z.number().int().min(1000).max(300_000).default(90_000),
     users: z.array(UserConfig).min(1),
   })
   .superRefine((cfg, ctx) => {

@@ -102,7 +102,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     files.sweep();
   };
   const server = createEmulatorServer({
-    clock, keys, jobs, files, faults, workers,
+    clock, keys, jobs, files, faults, workers, runsyncWaitMs: config.runsyncWaitMs,
     limiter: new RateLimiter(config.rateLimits, clock),
     opLimiter: new OperationLimiter(config.operationLimits),
     admin: options.admin ? { clock, faults, onClockMoved: sweep } : undefined,

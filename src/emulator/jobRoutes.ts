@@ -24,6 +24,8 @@ export interface JobRouteContext {
   clock: EmulatorClock;
   /** Aborted when the emulator stops, so held requests answer at once. */
   stopping: AbortSignal;
+  /** The hold of /runsync and /status-sync without `wait` (config `runsyncWaitMs`; default 90 s). */
+  defaultWaitMs?: number;
 }
 
 type Query = Partial<Record<'wait' | 'ttl', number>>;
@@ -78,7 +80,7 @@ export async function handleSubmit(
     return;
   }
   // The job itself runs on if the client hangs up, as on the real service.
-  await holdForEnd(ctx, res, job, wait ?? DEFAULT_RUNSYNC_WAIT_MS);
+  await holdForEnd(ctx, res, job, wait ?? ctx.defaultWaitMs ?? DEFAULT_RUNSYNC_WAIT_MS);
   sendJson(res, 200, ctx.jobs.view(job));
 }
 
@@ -102,6 +104,6 @@ export async function handleStatusSync(
   requireEndpoint(p, endpointId);
   const { wait } = readJobQuery(search, ['wait']);
   const job = requireJob(ctx, p, endpointId, jobId);
-  await holdForEnd(ctx, res, job, wait ?? DEFAULT_RUNSYNC_WAIT_MS);
+  await holdForEnd(ctx, res, job, wait ?? ctx.defaultWaitMs ?? DEFAULT_RUNSYNC_WAIT_MS);
   sendJson(res, 200, ctx.jobs.view(job));
 }

@@ -31,6 +31,8 @@ export interface ServerContext {
   stopping: AbortSignal;
   /** The worker processes of `worker` endpoints, for the worker protocol's routes (workerProtocol/). */
   workers: WorkerRegistry;
+  /** The hold of /runsync and /status-sync without `wait` (config runsyncWaitMs). */
+  runsyncWaitMs?: number;
   log?: (line: string) => void;
 }
 
@@ -119,7 +121,7 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
         req, res, principal, route, url.searchParams,
       );
     default:
-      return dispatchJobRoute({ jobs: ctx.jobs, clock: ctx.clock, stopping: ctx.stopping }, req, res, principal, route, url.searchParams);
+      return dispatchJobRoute({ jobs: ctx.jobs, clock: ctx.clock, stopping: ctx.stopping, defaultWaitMs: ctx.runsyncWaitMs }, req, res, principal, route, url.searchParams);
   }
 }
 

@@ -25,7 +25,8 @@ def endpoint(eid, fixture, **extra):
 
 @pytest.fixture(scope="session")
 def emulator_url():
-    config = {"users": [{"id": "py", "keys": [{"key": KEY, "scopes": ["jobs:run", "jobs:read"]}], "endpoints": [
+    # runpod-python sends no `wait` with /runsync: a 2 s hold lets run_sync meet a job longer than its wait.
+    config = {"runsyncWaitMs": 2000, "users": [{"id": "py", "keys": [{"key": KEY, "scopes": ["jobs:run", "jobs:read"]}], "endpoints": [
         endpoint("png", "png_handler.py"),
         endpoint("words", "stream_handler.py"),
         endpoint("sleeps", "sleeping_handler.py"),

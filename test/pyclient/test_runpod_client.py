@@ -35,6 +35,27 @@ def test_run_sync_returns_the_output(runpod_client):
     assert output == {"slept": 0.5}
 
 
+def test_run_sync_past_its_wait_follows_the_job_to_its_output(runpod_client):
+    # The emulator holds /runsync 2 s here (conftest): the answer is IN_PROGRESS, and run_sync polls /status on.
+    endpoint = runpod_client.Endpoint("sleeps")
+    session = endpoint.rp_client.rp_session
+    sent = []
+    real_request = session.request
+
+    def recording(method, url, *args, **kwargs):
+        response = real_request(method, url, *args, **kwargs)
+        sent.append((url.rsplit("/v2/", 1)[-1], response.json().get("status")))
+        return response
+
+    session.request = recording
+    started = time.time()
+    output = endpoint.run_sync({"seconds": 4}, timeout=60)
+    assert output == {"slept": 4}
+    assert time.time() - started >= 4
+    assert sent[0][0] == "sleeps/runsync" and sent[0][1] in ("IN_QUEUE", "IN_PROGRESS"), sent
+    assert any(url.startswith("sleeps/status/") for url, _ in sent[1:]), sent
+
+
 def test_run_sync_of_a_failing_handler_returns_no_output(runpod_client):
     # run_sync returns the output of a finished job; a FAILED one has none, and /status says why.
     endpoint = runpod_client.Endpoint("raises")
