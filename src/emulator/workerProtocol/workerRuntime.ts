@@ -143,7 +143,7 @@ export class WorkerRuntime {
       }
     }
     for (const w of this.workers) {
-      for (const job of w.held.values()) if (job.phase === 'running') consider(deadlineOf(job));
+      for (const job of w.held.values()) if (runsOn(job, w)) consider(deadlineOf(job));
       if (w.status === 'idle' && this.workers.length > s.workersMin) consider(w.idleSinceMs + s.idleTimeoutMs);
       consider(w.removeAtMs);
     }
@@ -186,7 +186,7 @@ export class WorkerRuntime {
 
   snapshot(): WorkerSnapshot[] {
     return this.workers.map((w) => {
-      const running = [...w.held.values()].find((j) => j.phase === 'running');
+      const running = [...w.held.values()].find((j) => runsOn(j, w));
       return {
         id: w.id,
         state: w.status,
@@ -304,8 +304,8 @@ export class WorkerRuntime {
     if (!job) return 'dropped';
     w.held.delete(jobId);
     this.afterRelease(w);
-    if (job.phase !== 'running') {
-      this.log(w, 'emulator', `late result of ${jobId} dropped: the job had already ended ${job.end}`, jobId);
+    if (!runsOn(job, w)) {
+      this.log(w, 'emulator', `late result of ${jobId} dropped: the job had already ended ${job.phase === 'ended' ? job.end : '(and was retried)'}`, jobId);
       this.step();
       return 'dropped';
     }
@@ -322,7 +322,7 @@ export class WorkerRuntime {
   streamChunk(w: ProcessWorker, jobId: string, body: Record<string, unknown>): 'taken' | 'dropped' {
     this.advance(this.o.clock.now());
     const job = w.held.get(jobId);
-    if (!job || job.phase !== 'running') return 'dropped';
+    if (!job || !runsOn(job, w)) return 'dropped';
     (job.streamed ??= []).push({ output: body.output ?? null });
     this.touch();
     return 'taken';
@@ -347,7 +347,7 @@ export class WorkerRuntime {
     }
     for (const w of this.workers) {
       for (const job of [...w.held.values()]) {
-        if (job.phase === 'running' && deadlineOf(job) <= t) this.stopOnWorker(job, 'TIMED_OUT', deadlineOf(job));
+        if (runsOn(job, w) && deadlineOf(job) <= t) this.stopOnWorker(job, 'TIMED_OUT', deadlineOf(job));
       }
     }
     for (const w of [...this.workers]) {
@@ -479,7 +479,7 @@ export class WorkerRuntime {
     this.log(w, 'emulator', `unhealthy: ${reason}`);
     for (const job of [...w.held.values()]) {
       w.held.delete(job.id);
-      if (job.phase !== 'running') continue;
+      if (!runsOn(job, w)) continue;
       job.endReason = `Worker ${w.id} became unhealthy (${reason}) before it reported a result; a job whose worker never reports back ends TIMED_OUT.`;
       this.finish(job, this.t, 'TIMED_OUT');
     }
@@ -488,7 +488,7 @@ export class WorkerRuntime {
 
   /** Ends a running job now (cancel, timeout) and tells its worker through the stop channel. */
   private stopOnWorker(job: EmulatedJob, end: RuntimeEnd, at = this.t): void {
-    const w = this.workers.find((x) => x.held.get(job.id) === job);
+    const w = this.workers.find((x) => x.id === job.workerId && x.held.has(job.id));
     this.finish(job, at, end);
     if (!w) return;
     w.stopQueue.push(job.id);
@@ -500,7 +500,7 @@ export class WorkerRuntime {
   /** The worker no longer holds `job`; one still running ends FAILED with `why`. */
   private release(w: ProcessWorker, job: EmulatedJob, why: string): void {
     w.held.delete(job.id);
-    if (job.phase === 'running') {
+    if (runsOn(job, w)) {
       job.result = { status: 'FAILED', error: why };
       this.finish(job, this.t, 'done');
     }
@@ -542,7 +542,7 @@ export class WorkerRuntime {
   /** A line names a job the worker holds (the SDK's logger prefixes job ids), or the worker runs exactly one. */
   private jobOfLine(w: ProcessWorker, text: string): string | undefined {
     for (const id of w.recent) if (text.includes(id)) return id;
-    const running = [...w.held.values()].filter((j) => j.phase === 'running');
+    const running = [...w.held.values()].filter((j) => runsOn(j, w));
     return running.length === 1 ? running[0]!.id : undefined;
   }
 
@@ -568,6 +568,14 @@ export class WorkerRuntime {
     this.timer = setTimeout(() => this.advance(this.o.clock.now()), Math.min(2_147_483_647, Math.max(1, next - this.o.clock.now())));
     this.timer.unref();
   }
+}
+
+/**
+ * The job is running, and on this worker: a job that ended here (timed out, its worker died) and was retried may
+ * be running on another worker under the same id, and what this worker still says about it is stale.
+ */
+function runsOn(job: EmulatedJob, w: ProcessWorker): boolean {
+  return job.phase === 'running' && job.workerId === w.id;
 }
 
 /** When a running job must end: its execution timeout, or its ttl, whichever comes first. */
