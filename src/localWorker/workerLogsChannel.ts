@@ -21,6 +21,7 @@ export class WorkerLogsChannel implements vscode.Disposable {
   private follow: AbortController | undefined;
   /** Every line shown since the last clear (for tests and the status bar's tooltip). */
   readonly shown: string[] = [];
+  private lastJob: string | undefined;
 
   constructor(private readonly logger: Logger) {}
 
@@ -52,7 +53,12 @@ export class WorkerLogsChannel implements vscode.Disposable {
         });
         if (!res.ok) throw new Error(`logs route answered ${res.status}`);
         const body = (await res.json()) as { lines: LogLine[]; last: number };
-        for (const l of body.lines) this.append(formatLine(l));
+        for (const l of body.lines) {
+          // Following the running job: a rule where the lines of another job begin.
+          if (l.jobId && l.jobId !== this.lastJob) this.append(`── job ${l.jobId} ──`);
+          if (l.jobId) this.lastJob = l.jobId;
+          this.append(formatLine(l));
+        }
         after = body.last;
       } catch (err) {
         if (signal.aborted) return;
