@@ -1,8 +1,8 @@
 // The live health of the Endpoints view's endpoints (GET /v2/{id}/health): one look at every listed endpoint
 // when the tree loads, then looks again every few seconds at the endpoints with work (busy at the last look,
 // or running a job of ours), only while the view is visible: nothing is sent while it is hidden. A service
-// without the health route is learned once (RouteSupport) and never asked again.
-import * as vscode from 'vscode';
+// without the health route is learned once (RouteSupport) and never asked again. No `vscode` import (its events
+// are plain listeners, which a vscode.Event also is), so the unit tests drive it against a real local server.
 import type { Logger } from '../core/log';
 import { mayBeMissingRoute, sharedRouteSupport, type RouteSupport } from '../core/runtime/routeSupport';
 import type { HealthResponse } from '../core/runtime/schemas';
@@ -19,21 +19,24 @@ export const HEALTH_STALE_MS = 10_000;
 /** Jobs starting in a burst make one look, not one each. */
 const RUNNING_DEBOUNCE_MS = 250;
 
+interface Disposable {
+  dispose(): void;
+}
+
 /** The jobs the job runner follows now, by endpoint (wired in extension.ts; the Endpoints view does not import src/jobs). */
 export interface RunningJobs {
   endpointIds(): Iterable<string>;
-  readonly onDidChange: vscode.Event<unknown>;
+  /** A vscode.Event fits. */
+  onDidChange(listener: () => void): Disposable;
 }
 
-export class EndpointHealth implements vscode.Disposable {
+export class EndpointHealth implements Disposable {
   private readonly looks = new Map<string, HealthLook>();
-  private readonly changedEmitter = new vscode.EventEmitter<readonly string[]>();
-  /** Endpoints whose health changed (their items must be redrawn). */
-  readonly onDidChange = this.changedEmitter.event;
+  private readonly listeners = new Set<(ids: readonly string[]) => void>();
   private client: ServiceClient | undefined;
   private watched: string[] = [];
   private running: RunningJobs | undefined;
-  private runningSub: vscode.Disposable | undefined;
+  private runningSub: Disposable | undefined;
   private timer: NodeJS.Timeout | undefined;
   private debounce: NodeJS.Timeout | undefined;
   private abort = new AbortController();
@@ -50,7 +53,17 @@ export class EndpointHealth implements vscode.Disposable {
   dispose(): void {
     this.stop();
     this.runningSub?.dispose();
-    this.changedEmitter.dispose();
+    this.listeners.clear();
+  }
+
+  /** Endpoints whose health changed (their items must be redrawn). */
+  onDidChange(listener: (ids: readonly string[]) => void): Disposable {
+    this.listeners.add(listener);
+    return { dispose: () => void this.listeners.delete(listener) };
+  }
+
+  private fire(ids: readonly string[]): void {
+    for (const l of [...this.listeners]) l(ids);
   }
 
   /** The last look at an endpoint, if any. */
@@ -101,7 +114,7 @@ export class EndpointHealth implements vscode.Disposable {
     this.routes.set(client.settings.jobsBaseUrl, 'health', 'yes');
     if (client === this.client && this.watched.includes(endpointId)) {
       this.looks.set(endpointId, { health, at: Date.now() });
-      this.changedEmitter.fire([endpointId]);
+      this.fire([endpointId]);
       this.schedule();
     }
     return health;
@@ -181,7 +194,7 @@ export class EndpointHealth implements vscode.Disposable {
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, ids.length) }, worker));
-    if (changed.length && gen === this.generation) this.changedEmitter.fire(changed);
+    if (changed.length && gen === this.generation) this.fire(changed);
   }
 
   private failed(client: ServiceClient, id: string, e: unknown): void {
