@@ -4,6 +4,8 @@
 // execution timeout, concurrency_modifier. The emulator is the built CLI in its own process.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Emulator } from '../emulator/harness';
 import { api, pngSize, skipReason, startWorkerEmulator, waitFor, workerEndpoint } from './workerHarness';
 
@@ -78,6 +80,30 @@ describe('worker endpoints run the handler on the real worker SDK', { skip }, ()
     assert.equal(error.error_type, "<class 'ValueError'>");
     assert.match(error.error_traceback, /raising_handler\.py/);
     assert.equal(job.output, undefined);
+  });
+
+  test("a failed job's webhook gets its /status JSON, error included (the package's own server sends none on failure)", async () => {
+    const received: unknown[] = [];
+    const hook = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        received.push(JSON.parse(body));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()));
+    try {
+      const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+      const id = await w.submit('raises', { what: 'a webhook' }, { webhook: url });
+      await w.settle('raises', id);
+      const [sent] = await waitFor('the webhook', async () => (received.length ? received : undefined), 15_000);
+      assert.equal((sent as { id: string }).id, id);
+      assert.equal((sent as { status: string }).status, 'FAILED');
+      assert.equal(JSON.parse((sent as { error: string }).error).error_message, 'cannot handle a webhook');
+    } finally {
+      hook.close();
+    }
   });
 
   test('cancelling a sleeping job: CANCELLED at once, the worker is told and stops it, and takes the next job', async () => {
