@@ -8,7 +8,7 @@
 // `capabilities.untrustedWorkspaces.restrictedConfigurations`.
 import * as vscode from 'vscode';
 import { parseProfiles, type Profile } from './profileSettings';
-import { DEFAULT_OUTPUTS_DIRECTORY, type OutputsDirectorySetting } from '../jobs/outputsLocation';
+import { pickOutputsDirectory, type OutputsDirectorySetting } from '../jobs/outputsLocation';
 
 export const SECTION = 'serverlessGpu';
 
@@ -91,11 +91,7 @@ export class Settings implements vscode.Disposable {
    * `restrictedConfigurations`), and a workspace value outside the workspace is confirmed first (jobs/outputsRoot.ts).
    */
   outputsDirectory(): OutputsDirectorySetting {
-    const info = this.config().inspect<unknown>(SettingKeys.jobsOutputsDirectory);
-    const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
-    const fromWorkspace = vscode.workspace.isTrusted ? text(info?.workspaceFolderValue) ?? text(info?.workspaceValue) : undefined;
-    if (fromWorkspace !== undefined) return { value: fromWorkspace, fromWorkspace: true };
-    return { value: text(info?.globalValue) ?? DEFAULT_OUTPUTS_DIRECTORY, fromWorkspace: false };
+    return pickOutputsDirectory(this.config().inspect<unknown>(SettingKeys.jobsOutputsDirectory), vscode.workspace.isTrusted);
   }
   /** Download https outputs of public endpoints (never with the API key). */
   downloadOutputs(): boolean {

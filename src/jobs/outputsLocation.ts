@@ -13,6 +13,18 @@ export interface OutputsDirectorySetting {
   fromWorkspace: boolean;
 }
 
+/** The setting's values by scope (`inspect()`), and whether the workspace is trusted: which one counts. */
+export function pickOutputsDirectory(
+  info: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined,
+  trusted: boolean,
+): OutputsDirectorySetting {
+  const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+  // An untrusted workspace's value is never read: the setting is in `restrictedConfigurations` too.
+  const fromWorkspace = trusted ? text(info?.workspaceFolderValue) ?? text(info?.workspaceValue) : undefined;
+  if (fromWorkspace !== undefined) return { value: fromWorkspace, fromWorkspace: true };
+  return { value: text(info?.globalValue) ?? DEFAULT_OUTPUTS_DIRECTORY, fromWorkspace: false };
+}
+
 export interface OutputsRoot {
   /** The folder to write under. */
   dir: string;

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { isInside, resolveOutputsRoot } from '../../../src/jobs/outputsLocation';
+import { isInside, pickOutputsDirectory, resolveOutputsRoot } from '../../../src/jobs/outputsLocation';
 
 const ws = path.resolve('/home/me/project');
 
@@ -29,6 +29,14 @@ describe('where outputs may be written (issue 12)', () => {
     assert.equal(resolveOutputsRoot({ value: 'out/jobs', fromWorkspace: true }, ws, []).dir, path.join(ws, 'out/jobs'));
     assert.equal(resolveOutputsRoot({ value: `${ws}/out`, fromWorkspace: true }, ws, []).needsConfirmation, false);
     assert.equal(resolveOutputsRoot({ value: '  ', fromWorkspace: true }, ws, []).dir, path.join(ws, '.serverless-outputs'));
+  });
+
+  test('an untrusted workspace\'s value is not read at all: the user\'s value or the default counts', () => {
+    const info = { globalValue: '/data/mine', workspaceValue: '/etc/cron.d' };
+    assert.deepEqual(pickOutputsDirectory(info, false), { value: '/data/mine', fromWorkspace: false });
+    assert.deepEqual(pickOutputsDirectory({ workspaceValue: '/etc/cron.d' }, false), { value: '.serverless-outputs', fromWorkspace: false });
+    assert.deepEqual(pickOutputsDirectory(info, true), { value: '/etc/cron.d', fromWorkspace: true }, 'trusted: the workspace value, marked as such');
+    assert.deepEqual(pickOutputsDirectory({ workspaceValue: '  ' }, true), { value: '.serverless-outputs', fromWorkspace: false });
   });
 
   test('inside means inside: a sibling whose name starts the same is outside', () => {
