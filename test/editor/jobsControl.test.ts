@@ -116,6 +116,7 @@ suite('jobs control', () => {
     }
     const done = await finished(started.key);
     assert.equal(done.status, 'CANCELLED', done.error ?? done.note);
+    if (driverAvailable()) await waitForSelector('.statusbar-item:has-text("Job on wan-2-1-video cancelled")', { timeoutMs: 7000 });
     assert.ok(proxy.requests.some((r) => r.method === 'POST' && r.url === `/v2/wan-2-1-video/cancel/${jobId}`), 'POST /cancel was sent');
     // The record and its job.json are kept like any other end.
     assert.ok(done.outputsFolder, 'an outputs folder');
@@ -307,6 +308,8 @@ suite('jobs control', () => {
     const started = await run('timeout.input.json', 'wan-2-1-video', { input: { prompt: 'too long for its limit' }, policy: { executionTimeout: 5500 } });
     const done = await finished(started.key);
     assert.equal(done.status, 'TIMED_OUT', done.error);
+    // The status bar says it too, for a moment, whether or not the panel is in view.
+    if (driverAvailable()) await waitForSelector('.statusbar-item:has-text("Job on wan-2-1-video timed out")', { timeoutMs: 7000 });
     const submitted = proxy.requests.find((r) => r.method === 'POST' && r.url === '/v2/wan-2-1-video/run' && r.body?.includes('too long'));
     assert.deepEqual(JSON.parse(submitted?.body ?? '{}').policy, { executionTimeout: 5500 });
     assert.match(done.error ?? '', /time/i);
