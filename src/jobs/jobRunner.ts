@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { CancelledError } from '../core/http/errors';
 import { Commands } from '../connection/commandIds';
-import { cancelJob, JobDurationModel, RESULT_RETENTION_MINUTES, retryJob, runJob, waitForJob } from '../core/jobs';
+import { cancelJob, JobDurationModel, RESULT_RETENTION_MINUTES, retryJob, runJob, sharedStreamingEndpoints, StreamingEndpoints, waitForJob } from '../core/jobs';
 import type { RequestOptions } from '../core/runtime/schemas';
 import { isTerminalStatus, type Job, type JobInput } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
@@ -82,6 +82,8 @@ export class JobRunner implements vscode.Disposable {
     private readonly outputs: JobOutputsWriter,
     /** What the poller has learned of each endpoint's durations (kept across restarts by registerJobs). */
     readonly durations: JobDurationModel = new JobDurationModel(),
+    /** Which endpoints stream their text (learned by trying, kept across restarts by registerJobs). */
+    readonly streaming: StreamingEndpoints = sharedStreamingEndpoints,
   ) {}
 
   /** Where clients come from (the tests point the runner at their own emulator client). */
@@ -287,7 +289,7 @@ export class JobRunner implements vscode.Disposable {
           if (isWaitOf(record, w)) this.waits.set(record.key, w);
         });
         // Beside the wait: the text a streaming worker writes, and why a queued job waits (./jobSideWatch.ts).
-        const watch = new JobSideWatch(client, record.endpointId, (patch) => void apply(patch));
+        const watch = new JobSideWatch(client, record.endpointId, (patch) => void apply(patch), this.streaming);
         side = watch;
         if (initial.jobId && !isFinished(initial)) watch.onJob({ id: initial.jobId, status: initial.status });
         const job = await wait(client, controller.signal, (update) => {

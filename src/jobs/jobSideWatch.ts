@@ -2,7 +2,7 @@
 // src/core/jobs/followStream.ts for which jobs are streamed) and, while the job is IN_QUEUE, why it waits
 // (/health, src/core/jobs/queueReason.ts). Both only add to the record (streamText, queueReason, and the move
 // to IN_PROGRESS a long poll reports late); the job's end always comes from the wait itself.
-import { followStream, shouldStream, watchQueue } from '../core/jobs';
+import { followStream, sharedStreamingEndpoints, shouldStream, StreamingEndpoints, watchQueue } from '../core/jobs';
 import { isTerminalStatus, type Job } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import { sharedRouteSupport } from '../core/runtime/routeSupport';
@@ -26,16 +26,19 @@ export class JobSideWatch {
     private readonly endpointId: string,
     /** Applies a patch to the job's record (in order, persisted). */
     private readonly apply: (patch: Partial<JobRecord>) => void,
+    /** Which endpoints stream (learned, kept across windows by registerJobs). */
+    private readonly streaming: StreamingEndpoints = sharedStreamingEndpoints,
   ) {}
 
   /** Each job object the wait sees (the submission's answer included). */
   onJob(job: Pick<Job, 'id' | 'status'>): void {
     if (this.stopped) return;
     this.onStatus(job.status);
-    if (!this.stream && !isTerminalStatus(job.status) && shouldStream(this.client, this.endpointId)) {
+    if (!this.stream && !isTerminalStatus(job.status) && shouldStream(this.client, this.endpointId, { endpoints: this.streaming })) {
       const signal = this.controller.signal;
       this.stream = followStream(this.client, this.endpointId, job.id, {
         signal,
+        endpoints: this.streaming,
         onText: (text) => this.queueText(text),
         onStatus: (status) => {
           // A long poll reports the move to a worker only when it is answered; the stream says it at once.

@@ -3,7 +3,7 @@
 // activation: interrupted jobs are resumed after activation has returned.
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
-import { JobDurationModel } from '../core/jobs';
+import { JobDurationModel, StreamingEndpoints } from '../core/jobs';
 import { createServiceClient } from '../core/http/client';
 import type { ConnectionSettings, ServiceClient } from '../core/service';
 import type { Settings } from '../config/settings';
@@ -25,6 +25,8 @@ import { createRunningJobsStatusBar } from './runningJobsStatusBar';
 /** What the real-editor tests reach through the extension's exports (ExtensionMode.Test only). */
 /** globalState key of what the poller learned (keys are jobs base URL + endpoint id: nothing secret). */
 const DURATIONS_KEY = 'serverlessGpu.jobDurations';
+/** globalState key of which endpoints stream their text (jobs base URL + endpoint id: nothing secret). */
+const STREAMING_KEY = 'serverlessGpu.streamingEndpoints';
 
 export interface JobRunnerApi {
   runner: JobRunner;
@@ -63,7 +65,10 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   // Learned job durations survive restarts, so the first job of a session on a known endpoint is already polled
   // near its predicted end (src/core/jobs/pollPlan.ts) rather than at the ~1 s beat used for unknown ones.
   const durations = JobDurationModel.fromJSON(context.globalState.get(DURATIONS_KEY));
-  const runner = new JobRunner(history, deps.connection, outputs, durations);
+  // Which endpoints stream is learned once and kept, so a plain endpoint's output is not fetched twice (through
+  // /stream too) in every new window (src/core/jobs/followStream.ts).
+  const streaming = StreamingEndpoints.fromJSON(context.globalState.get(STREAMING_KEY));
+  const runner = new JobRunner(history, deps.connection, outputs, durations, streaming);
   const memory = new EndpointMemory(context.workspaceState);
   const diagnostics = new InputDiagnostics();
   const codeLens = new InputCodeLensProvider(memory);
@@ -118,6 +123,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
       if (icon) vscode.window.setStatusBarMessage(`${icon} Job on ${record.endpointId} ${statusWords(record.status)}`, 8000);
     }),
     runner.onDidFinish(() => void context.globalState.update(DURATIONS_KEY, durations.toJSON())),
+    runner.onDidFinish(() => void context.globalState.update(STREAMING_KEY, streaming.toJSON())),
     settings.onDidChange((e) => {
       if (e.affects('jobsInputFilePattern')) patternChanged.fire();
       if (e.affects('jobsHistoryLimit')) void history.applyLimit();

@@ -16,9 +16,26 @@ import { streamChunkText } from '../outputs/llmText';
 import { mayBeMissingRoute, sharedRouteSupport, type RouteSupport } from '../runtime/routeSupport';
 import type { StreamResponse } from '../runtime/schemas';
 
-/** What is known of each endpoint's streaming, by `service endpoint`. */
+/**
+ * What is known of each endpoint's streaming, by `service endpoint`. Kept across windows by the editor (the
+ * keys are base URLs and endpoint ids, nothing secret): finding out costs a plain endpoint's first job its whole
+ * output a second time, since /stream hands it over once at the end.
+ */
 export class StreamingEndpoints {
   private readonly known = new Map<string, boolean>();
+
+  /** Read back leniently: anything but `{key: boolean}` entries is dropped. */
+  static fromJSON(raw: unknown): StreamingEndpoints {
+    const model = new StreamingEndpoints();
+    if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+      for (const [key, value] of Object.entries(raw)) if (typeof value === 'boolean') model.known.set(key, value);
+    }
+    return model;
+  }
+
+  toJSON(): Record<string, boolean> {
+    return Object.fromEntries(this.known);
+  }
 
   get(service: string, endpointId: string): boolean | undefined {
     return this.known.get(`${service} ${endpointId}`);

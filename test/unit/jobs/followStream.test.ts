@@ -90,3 +90,16 @@ describe('followStream', () => {
     assert.deepEqual(result, { text: 'partial ', streamed: true });
   });
 });
+
+describe('StreamingEndpoints', () => {
+  test('what was learned is kept as JSON and read back leniently', () => {
+    const learned = new StreamingEndpoints();
+    learned.set('https://api.example', 'llama', true);
+    learned.set('https://api.example', 'sdxl', false);
+    const back = StreamingEndpoints.fromJSON(JSON.parse(JSON.stringify(learned.toJSON())));
+    assert.equal(back.get('https://api.example', 'llama'), true);
+    assert.equal(back.get('https://api.example', 'sdxl'), false);
+    assert.equal(back.get('https://api.example', 'other'), undefined);
+    for (const junk of [undefined, null, 'x', [1], { 'a b': 'yes' }]) assert.deepEqual(StreamingEndpoints.fromJSON(junk).toJSON(), {});
+  });
+});
