@@ -297,6 +297,12 @@ async function readSmallFile(file: vscode.Uri): Promise<Uint8Array<ArrayBuffer> 
   }
 }
 
+/** A saved text output (output.txt), or undefined when it cannot be read or is too big to show. */
+async function readText(file: vscode.Uri): Promise<string | undefined> {
+  const bytes = await readSmallFile(file);
+  return bytes ? new TextDecoder().decode(bytes) : undefined;
+}
+
 async function readJobJson(folder: string): Promise<unknown> {
   try {
     const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(vscode.Uri.parse(folder), 'job.json'));
@@ -335,11 +341,16 @@ async function recordFromJobJson(folderPath: string | undefined, key: string): P
       workerId: job['workerId'],
       cost: saved['costUsd'],
       outputsFolder: folder.toString(),
-      outputs: files.map((f) => ({
-        kind: f['kind'] === 'png' ? 'image' : f['kind'],
-        field: f['field'],
-        file: vscode.Uri.joinPath(folder, String(f['name'])).toString(),
-        seed: f['seed'],
+      outputs: await Promise.all(files.map(async (f) => {
+        const file = vscode.Uri.joinPath(folder, String(f['name']));
+        return {
+          kind: f['kind'] === 'png' ? 'image' : f['kind'],
+          field: f['field'],
+          file: file.toString(),
+          seed: f['seed'],
+          // A model's answer is shown from its saved output.txt.
+          ...(f['kind'] === 'text' ? { text: await readText(file) } : {}),
+        };
       })),
     });
     if (parsed.success) return parsed.data;

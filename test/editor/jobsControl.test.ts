@@ -302,6 +302,15 @@ suite('jobs control', () => {
       await showPanel(started.key);
       assert.equal((await textContent('#output-text', { inWebview: true })).trim(), saved.trim());
     }
+
+    // A panel restored after a reload, with the job gone from the history, shows the text from output.txt.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await api.history.remove(started.key);
+    const panel = vscode.window.createWebviewPanel('serverlessGpu.jobPanel', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+    await api.panels.restore(panel, { key: started.key, job: final });
+    const restored = await eventually(() => api.panels.lastSent(started.key), 'the restored panel');
+    const restoredText = restored.outputs.find((o) => o.kind === 'text');
+    assert.equal(restoredText?.kind === 'text' ? restoredText.text : undefined, saved);
   });
 
   test('an input file\'s policy.executionTimeout is sent as given: a job longer than it ends TIMED_OUT, shown as such', async () => {
