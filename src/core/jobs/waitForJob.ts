@@ -12,6 +12,7 @@ import { durationKey, sharedDurationModel, type JobDurationModel } from './durat
 import { nextPollDelayMs, MAX_POLL_MS, type PollState } from './pollPlan';
 import { rateLimitWaitMs } from '../http/rateLimit';
 import { mayBeMissingRoute, sharedRouteSupport, type RouteSupport } from '../runtime/routeSupport';
+import { clampStatusSyncWait } from '../runtime/client';
 
 /** SPEC 8.6: the status route keeps a dedicated endpoint's results for 30 minutes after the job ends. */
 export const RESULT_RETENTION_MINUTES = 30;
@@ -40,6 +41,8 @@ export interface WaitOptions {
  * seconds, long enough that a job of up to this length is followed with one or two requests.
  */
 export const STATUS_SYNC_WAIT_MS = 10_000;
+/** Unfinished status-sync answers in a row, each back in under half its hold, before the service is polled instead. */
+const UNHELD_BEFORE_POLLING = 3;
 
 const DEFAULT_MAX_CONSECUTIVE_FAILURES = 3;
 /** A submission younger than this is "just submitted" (the /run answer may take a while under load). */
@@ -104,12 +107,18 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
   const routes = options.routeSupport ?? sharedRouteSupport;
   const service = client.settings.jobsBaseUrl;
   const longPoll = (): boolean => routes.get(service, 'statusSync') !== 'no';
+  const holdMs = clampStatusSyncWait(options.statusSyncWaitMs ?? STATUS_SYNC_WAIT_MS);
+  /** Whether the last question went to status-sync (and so should have been held by the service). */
+  let askedLongPoll = false;
+  /** Unfinished answers of status-sync that came back well before the hold asked for, in a row. */
+  let unheld = 0;
   /** One question: held by the service where it can be (status-sync), else a plain status request. */
   const ask = async (): Promise<Job> => {
     const call = signal ? { signal } : {};
-    if (!longPoll()) return client.status(endpointId, jobId, call);
+    askedLongPoll = longPoll();
+    if (!askedLongPoll) return client.status(endpointId, jobId, call);
     try {
-      const job = await client.statusSync(endpointId, jobId, { ...call, waitMs: options.statusSyncWaitMs ?? STATUS_SYNC_WAIT_MS });
+      const job = await client.statusSync(endpointId, jobId, { ...call, waitMs: holdMs });
       routes.set(service, 'statusSync', 'yes');
       return job;
     } catch (e) {
@@ -118,6 +127,7 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
       // has no status-sync, and this service is polled from now on.
       const job = await client.status(endpointId, jobId, call);
       routes.set(service, 'statusSync', 'no');
+      askedLongPoll = false;
       return job;
     }
   };
@@ -125,10 +135,12 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
   for (let polls = 0; ; polls++) {
     // Without a job in hand the first question is asked at once, unless the job was submitted recently: it
     // is most likely still queued then, so its first question waits for the plan. (A resumed wait, for a job
-    // submitted before the window closed, asks at once.) A long poll needs no pause: the service holds it.
+    // submitted before the window closed, asks at once.) A long poll needs no pause: the service holds it,
+    // unless its last answer was not held (a proxy or service that ignores `wait`): then the plan's pause
+    // applies, so a status-sync answered at once can never become a loop of requests.
     const now = clock.now();
     const justSubmitted = options.submittedAt !== undefined && now - options.submittedAt < RECENT_SUBMISSION_MS;
-    if (longPoll() && failureDelay === 0) {
+    if (longPoll() && failureDelay === 0 && unheld === 0) {
       const quotaWait = rateLimitWaitMs(client.rateLimits, now);
       if (quotaWait > 0) await clock.sleep(quotaWait, signal);
     } else if (polls > 0 || initial || justSubmitted) {
@@ -159,6 +171,12 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
     const receivedAt = clock.now();
     state.roundTripMs = receivedAt - sentAt;
     observe(job, receivedAt);
+    if (askedLongPoll && !isTerminalStatus(job.status) && receivedAt - sentAt < holdMs / 2) {
+      // Three in a row: this service does not hold status-sync, and is polled as one without it.
+      if (++unheld >= UNHELD_BEFORE_POLLING) routes.set(service, 'statusSync', 'no');
+    } else if (askedLongPoll) {
+      unheld = 0;
+    }
     const changed = last === undefined || last.status !== job.status;
     last = job;
     if (isTerminalStatus(job.status)) {

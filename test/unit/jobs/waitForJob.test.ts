@@ -201,12 +201,16 @@ describe('runJob', () => {
 
 describe('waitForJob on a service with status-sync (the long poll)', () => {
   test('asks /status-sync with ?wait= at once and again until the end, with no pause between questions', async () => {
-    const server = await serve([job('IN_PROGRESS'), job('COMPLETED', { executionTime: 12_000 })]);
+    // The first answer is held as a service does (the whole 1 s asked for), the second comes at the job's end.
+    const server = await serve(async (_req, index) => {
+      if (index === 0) await new Promise((r) => setTimeout(r, 1000));
+      return index === 0 ? job('IN_PROGRESS') : job('COMPLETED', { executionTime: 12_000 });
+    });
     const planned: number[] = [];
     const routeSupport = new RouteSupport();
-    const result = await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport, clock: quickClock(planned), statusSyncWaitMs: 4000, initial: { id: 'job-1', status: 'IN_QUEUE' } });
+    const result = await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport, clock: quickClock(planned), statusSyncWaitMs: 1000, initial: { id: 'job-1', status: 'IN_QUEUE' } });
     assert.equal(result.status, 'COMPLETED');
-    assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url}`), ['GET /v2/ep/status-sync/job-1?wait=4000', 'GET /v2/ep/status-sync/job-1?wait=4000']);
+    assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url}`), ['GET /v2/ep/status-sync/job-1?wait=1000', 'GET /v2/ep/status-sync/job-1?wait=1000']);
     assert.deepEqual(planned, [], 'the service holds each question: nothing is slept on our side');
     assert.equal(routeSupport.get(server.url, 'statusSync'), 'yes');
   });
@@ -228,5 +232,21 @@ describe('waitForJob on a service with status-sync (the long poll)', () => {
     const routeSupport = new RouteSupport();
     assert.ok((await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport, clock: quickClock() }))) instanceof NotFoundError);
     assert.equal(routeSupport.get(server.url, 'statusSync'), 'unknown');
+  });
+});
+
+describe('waitForJob when status-sync is not held (a proxy or service that ignores ?wait=)', () => {
+  test('an unfinished answer that comes back at once is followed by the plan\'s pause, and after three the service is polled', async () => {
+    // Every answer at once, unfinished, until the 8th request: without a floor this was >1,000 requests a second.
+    const server = await serve((_req, index) => job(index >= 7 ? 'COMPLETED' : 'IN_PROGRESS'));
+    const planned: number[] = [];
+    const routeSupport = new RouteSupport();
+    const result = await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport, clock: quickClock(planned), initial: { id: 'job-1', status: 'IN_QUEUE' } });
+    assert.equal(result.status, 'COMPLETED');
+    assert.equal(server.requests.length, 8);
+    assert.equal(planned.length, 7, 'every question after an unheld answer waited for the plan');
+    assert.ok(planned.every((ms) => ms >= 200), `pauses planned: ${planned.join(', ')} ms`);
+    assert.equal(server.requests.filter((r) => r.url.includes('/status-sync/')).length, 3, 'three unheld long polls, then plain /status');
+    assert.equal(routeSupport.get(server.url, 'statusSync'), 'no');
   });
 });
