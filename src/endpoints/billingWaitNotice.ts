@@ -28,7 +28,7 @@ export function showBillingWaits(view: vscode.TreeView<unknown>, connection: Con
     waits,
     connection.onRetryWait((wait) => {
       // The view shows the billing window and the endpoint list; a job's waits are shown on the job.
-      if (wait.route.kind === 'billing' || wait.route.kind === 'other') waits.set(BILLING, wait);
+      if (wait.route.kind === 'billing' || wait.route.kind === 'endpointList') waits.set(BILLING, wait);
     }),
     waits.onDidTick(update),
   );

@@ -36,7 +36,11 @@ const MAX_REDIRECTS = 5;
 
 /** Which route a request is for, so a wait can be told where the user looks (the tree, a job's panel). */
 export interface RouteInfo {
-  kind: 'billing' | 'run' | 'runsync' | 'status' | 'other';
+  /**
+   * `endpointList`: the REST endpoint list (shown with billing in the Endpoints view); `health`: an endpoint's
+   * live counts; `jobControl`: cancel, retry, purge-queue, stream (their callers say what went on).
+   */
+  kind: 'billing' | 'endpointList' | 'run' | 'runsync' | 'status' | 'health' | 'jobControl' | 'other';
   endpointId?: string;
   jobId?: string;
 }

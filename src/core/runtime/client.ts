@@ -34,7 +34,7 @@ export function clampStatusSyncWait(waitMs: number): number {
 export function createRuntimeCalls(http: HttpTransport, settings: Readonly<ConnectionSettings>): RuntimeCalls {
   const url = (route: string, query?: URLSearchParams): URL => joinUrl(settings.jobsBaseUrl, route, query);
   return {
-    statusSync(endpointId, jobId, options = {}) {
+    async statusSync(endpointId, jobId, options = {}) {
       const { waitMs, ...call } = options;
       const wait = clampStatusSyncWait(waitMs ?? MAX_STATUS_SYNC_WAIT_MS);
       const timeoutMs = call.timeoutMs ?? wait + HOLD_MARGIN_MS;
@@ -42,22 +42,22 @@ export function createRuntimeCalls(http: HttpTransport, settings: Readonly<Conne
       // Tagged as the job's status poll: a wait before its retry is shown on the job (issue 12).
       return http.send({ method: 'GET', url: target, idempotent: true, route: { kind: 'status', endpointId, jobId }, ...call, timeoutMs }, Job);
     },
-    cancel(endpointId, jobId, options = {}) {
-      return http.send({ method: 'POST', url: url(runtimeRoutes.cancel(endpointId, jobId)), body: {}, idempotent: false, ...options }, JobActionResponse);
+    async cancel(endpointId, jobId, options = {}) {
+      return http.send({ method: 'POST', url: url(runtimeRoutes.cancel(endpointId, jobId)), body: {}, idempotent: false, route: { kind: 'jobControl', endpointId, jobId }, ...options }, JobActionResponse);
     },
-    retry(endpointId, jobId, options = {}) {
-      return http.send({ method: 'POST', url: url(runtimeRoutes.retry(endpointId, jobId)), body: {}, idempotent: false, ...options }, JobActionResponse);
+    async retry(endpointId, jobId, options = {}) {
+      return http.send({ method: 'POST', url: url(runtimeRoutes.retry(endpointId, jobId)), body: {}, idempotent: false, route: { kind: 'jobControl', endpointId, jobId }, ...options }, JobActionResponse);
     },
-    health(endpointId, options = {}) {
-      return http.send({ method: 'GET', url: url(runtimeRoutes.health(endpointId)), idempotent: true, ...options }, HealthResponse);
+    async health(endpointId, options = {}) {
+      return http.send({ method: 'GET', url: url(runtimeRoutes.health(endpointId)), idempotent: true, route: { kind: 'health', endpointId }, ...options }, HealthResponse);
     },
-    purgeQueue(endpointId, options = {}) {
-      return http.send({ method: 'POST', url: url(runtimeRoutes.purgeQueue(endpointId)), body: {}, idempotent: false, ...options }, PurgeQueueResponse);
+    async purgeQueue(endpointId, options = {}) {
+      return http.send({ method: 'POST', url: url(runtimeRoutes.purgeQueue(endpointId)), body: {}, idempotent: false, route: { kind: 'jobControl', endpointId }, ...options }, PurgeQueueResponse);
     },
-    stream(endpointId, jobId, options = {}) {
+    async stream(endpointId, jobId, options = {}) {
       // Not retried by the HTTP layer: each answer hands over the chunks since the last one, so a request
       // whose answer was lost may have taken chunks with it. The stream follower decides what to do.
-      return http.send({ method: 'GET', url: url(runtimeRoutes.stream(endpointId, jobId)), idempotent: false, ...options }, StreamResponse);
+      return http.send({ method: 'GET', url: url(runtimeRoutes.stream(endpointId, jobId)), idempotent: false, route: { kind: 'jobControl', endpointId, jobId }, ...options }, StreamResponse);
     },
   };
 }

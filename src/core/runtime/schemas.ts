@@ -6,6 +6,7 @@
 // emulator, which writes them. Read leniently, like every response: extra fields pass, and counts the
 // service leaves out read as 0.
 import * as z from 'zod';
+import { pathSegment } from '../ids';
 import { JobInput, JobStatus } from '../schemas';
 
 const count = z.number().int().min(0).catch(0).default(0);
@@ -79,12 +80,14 @@ export type RequestOptions = z.infer<typeof RequestOptions>;
 export const RunRequestWithOptions = RequestOptions.extend({ input: JobInput });
 export type RunRequestWithOptions = z.infer<typeof RunRequestWithOptions>;
 
-/** The paths of the job-control routes, on the jobs base URL. */
+/** The paths of the job-control routes, on the jobs base URL; every id checked as a path segment (issue 12). */
+const ep = (endpointId: string): string => `/v2/${pathSegment(endpointId, 'endpoint')}`;
+const job = (jobId: string): string => pathSegment(jobId, 'job');
 export const runtimeRoutes = {
-  statusSync: (endpointId: string, jobId: string) => `/v2/${encodeURIComponent(endpointId)}/status-sync/${encodeURIComponent(jobId)}`,
-  cancel: (endpointId: string, jobId: string) => `/v2/${encodeURIComponent(endpointId)}/cancel/${encodeURIComponent(jobId)}`,
-  retry: (endpointId: string, jobId: string) => `/v2/${encodeURIComponent(endpointId)}/retry/${encodeURIComponent(jobId)}`,
-  stream: (endpointId: string, jobId: string) => `/v2/${encodeURIComponent(endpointId)}/stream/${encodeURIComponent(jobId)}`,
-  health: (endpointId: string) => `/v2/${encodeURIComponent(endpointId)}/health`,
-  purgeQueue: (endpointId: string) => `/v2/${encodeURIComponent(endpointId)}/purge-queue`,
+  statusSync: (endpointId: string, jobId: string) => `${ep(endpointId)}/status-sync/${job(jobId)}`,
+  cancel: (endpointId: string, jobId: string) => `${ep(endpointId)}/cancel/${job(jobId)}`,
+  retry: (endpointId: string, jobId: string) => `${ep(endpointId)}/retry/${job(jobId)}`,
+  stream: (endpointId: string, jobId: string) => `${ep(endpointId)}/stream/${job(jobId)}`,
+  health: (endpointId: string) => `${ep(endpointId)}/health`,
+  purgeQueue: (endpointId: string) => `${ep(endpointId)}/purge-queue`,
 } as const;

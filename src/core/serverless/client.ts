@@ -16,14 +16,14 @@ export interface ServerlessCalls {
 export function createServerlessCalls(http: HttpTransport, settings: Readonly<ConnectionSettings>): ServerlessCalls {
   const url = (route: string): URL => joinUrl(settings.billingBaseUrl, route);
   return {
-    listEndpoints(options = {}) {
-      return http.send({ method: 'GET', url: url(serverlessRoutes.endpoints), idempotent: true, ...options }, ListEndpointsResponse);
+    async listEndpoints(options = {}) {
+      return http.send({ method: 'GET', url: url(serverlessRoutes.endpoints), idempotent: true, route: { kind: 'endpointList' }, ...options }, ListEndpointsResponse);
     },
-    getEndpoint(endpointId, options = {}) {
-      return http.send({ method: 'GET', url: url(serverlessRoutes.endpoint(endpointId)), idempotent: true, ...options }, ServerlessEndpoint);
+    async getEndpoint(endpointId, options = {}) {
+      return http.send({ method: 'GET', url: url(serverlessRoutes.endpoint(endpointId)), idempotent: true, route: { kind: 'endpointList', endpointId }, ...options }, ServerlessEndpoint);
     },
-    listEndpointWorkers(endpointId, options = {}) {
-      return http.send({ method: 'GET', url: url(serverlessRoutes.workers(endpointId)), idempotent: true, ...options }, ListEndpointWorkersResponse);
+    async listEndpointWorkers(endpointId, options = {}) {
+      return http.send({ method: 'GET', url: url(serverlessRoutes.workers(endpointId)), idempotent: true, route: { kind: 'health', endpointId }, ...options }, ListEndpointWorkersResponse);
     },
   };
 }

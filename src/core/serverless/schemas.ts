@@ -7,6 +7,7 @@
 // strings, with the known values exported for whoever writes them); fields the reference marks required are
 // required here.
 import * as z from 'zod';
+import { pathSegment } from '../ids';
 import { DateTime } from '../schemas';
 
 /** `Endpoint.type`: request-routing semantics. */
@@ -124,6 +125,6 @@ export type ListEndpointWorkersResponse = z.infer<typeof ListEndpointWorkersResp
 /** The paths, in one place for the client and the emulator (both on the billing base URL). */
 export const serverlessRoutes = {
   endpoints: '/v2/serverless',
-  endpoint: (endpointId: string) => `/v2/serverless/${encodeURIComponent(endpointId)}`,
-  workers: (endpointId: string) => `/v2/serverless/${encodeURIComponent(endpointId)}/workers`,
+  endpoint: (endpointId: string) => `/v2/serverless/${pathSegment(endpointId, 'endpoint')}`,
+  workers: (endpointId: string) => `/v2/serverless/${pathSegment(endpointId, 'endpoint')}/workers`,
 } as const;

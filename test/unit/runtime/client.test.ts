@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServiceClient } from '../../../src/core/http/client';
-import { SchemaError, ServerError } from '../../../src/core/http/errors';
+import { InvalidIdError, SchemaError, ServerError } from '../../../src/core/http/errors';
 import { json, problem, rejection, scriptedServers, type ScriptedServer } from '../support/scriptedServer';
 
 const serve = scriptedServers();
@@ -87,5 +87,28 @@ describe('endpoint list calls (billing base URL)', () => {
     assert.equal((await client.getEndpoint('abc123')).workers.max, 3);
     assert.equal((await client.listEndpointWorkers('abc123')).summary.running, 1);
     assert.deepEqual(server.requests.map((r) => r.url), ['/billing/v2/serverless', '/billing/v2/serverless/abc123', '/billing/v2/serverless/abc123/workers']);
+  });
+});
+
+describe('ids in the job-control and endpoint-list routes (issue 12)', () => {
+  test('a ".." endpoint or job id is refused with the reason, and nothing is sent', async () => {
+    const server = await serve([json({ id: 'x', status: 'CANCELLED' })]);
+    const client = clientOf(server);
+    const calls: Array<() => Promise<unknown>> = [
+      () => client.cancel('..', 'job-1'),
+      () => client.retry('ep', '..'),
+      () => client.health('..'),
+      () => client.purgeQueue('a/b'),
+      () => client.stream('ep', 'j?x'),
+      () => client.statusSync('ep', '..'),
+      () => client.getEndpoint('..'),
+      () => client.listEndpointWorkers('..'),
+    ];
+    for (const call of calls) {
+      // Rejected, not thrown: a caller that only attaches .catch() still hears of it.
+      const e = await call().then(() => undefined, (err: unknown) => err);
+      assert.ok(e instanceof InvalidIdError, `refused with InvalidIdError: ${String(e)}`);
+    }
+    assert.equal(server.requests.length, 0);
   });
 });
