@@ -22,7 +22,8 @@ export class OutputsRootChooser {
   resolve(inputFile?: string): OutputsRoot {
     const folder =
       (inputFile ? vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(inputFile)) : undefined) ?? vscode.workspace.workspaceFolders?.[0];
-    return resolveOutputsRoot(this.settings.outputsDirectory(), (folder?.uri ?? this.fallbackRoot).fsPath, this.approved());
+    const privateDir = vscode.Uri.joinPath(this.fallbackRoot, 'outputs').fsPath;
+    return resolveOutputsRoot(this.settings.outputsDirectory(), (folder?.uri ?? this.fallbackRoot).fsPath, this.approved(), privateDir);
   }
 
   /**
@@ -58,7 +59,7 @@ export class OutputsRootChooser {
     this.asked.add(dir);
     void vscode.window
       .showWarningMessage(
-        `This workspace's settings (serverlessGpu.jobs.outputsDirectory) save job outputs outside the workspace, in ${dir}. ` +
+        `This workspace's outputs folder (serverlessGpu.jobs.outputsDirectory, or a link in the workspace) leads outside it, to ${dir}. ` +
           `A cloned repository should not choose where files are written on your disk, so they were saved in ${fallback}. ` +
           'Allow that folder for the next jobs? (Setting it in your user settings needs no question.)',
         ALLOW_FOLDER,

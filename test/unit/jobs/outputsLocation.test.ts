@@ -44,3 +44,34 @@ describe('where outputs may be written (issue 12)', () => {
     assert.equal(isInside(ws, `${ws}/a/../b`), true);
   });
 });
+
+describe('an outputs folder that leads out of the workspace through a symbolic link (review finding 5)', () => {
+  test('a committed link as the default folder, or under a workspace value, counts as outside; the fallback is the extension\'s own folder', async () => {
+    const { mkdtempSync, mkdirSync, symlinkSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const root = mkdtempSync(path.join(tmpdir(), 'outputs-link-'));
+    try {
+      const project = path.join(root, 'project');
+      const elsewhere = path.join(root, 'elsewhere');
+      mkdirSync(project);
+      mkdirSync(elsewhere);
+      mkdirSync(path.join(project, 'real-out'));
+      symlinkSync(elsewhere, path.join(project, '.serverless-outputs'));
+      symlinkSync(elsewhere, path.join(project, 'out'));
+      const privateDir = path.join(root, 'storage', 'outputs');
+
+      const byDefault = resolveOutputsRoot({ value: '.serverless-outputs', fromWorkspace: false }, project, [], privateDir);
+      assert.equal(byDefault.needsConfirmation, true, 'the default folder is a link out of the workspace');
+      assert.equal(byDefault.fallback, privateDir, 'and so is not its own fallback');
+
+      const underLink = resolveOutputsRoot({ value: 'out/jobs', fromWorkspace: true }, project, [], privateDir);
+      assert.equal(underLink.needsConfirmation, true, 'a folder not created yet under a link is outside too');
+
+      const real = resolveOutputsRoot({ value: 'real-out', fromWorkspace: true }, project, [], privateDir);
+      assert.equal(real.needsConfirmation, false, 'a real folder inside the workspace needs no question');
+      assert.equal(real.fallback, privateDir, 'the fallback avoids the linked default folder');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
