@@ -218,6 +218,32 @@ suite('jobs control', () => {
     assert.equal(proxy.requests.length, before, 'nothing was sent');
   });
 
+  test('on a service with only SPEC 4\'s routes a job runs as before: each missing route is tried once, then left alone', async () => {
+    const spec = await noRouteService(emulator.url, /\/(status-sync|stream|cancel|retry)\/|\/health$/);
+    try {
+      const specClient = api.createClient({ billingBaseUrl: spec.url, jobsBaseUrl: spec.url, apiKey: 'demo-key-full' });
+      api.useClientSource({ getClient: async () => specClient, secrets: () => ['demo-key-full'] });
+      const first = await run('spec-only-1.input.json', 'flux-dev', { prompt: 'spec only', width: 64, height: 64 });
+      const done = await finished(first.key);
+      assert.equal(done.status, 'COMPLETED', done.error);
+      // The next job asks none of the missing routes again.
+      const before = spec.calls.length;
+      const second = await run('spec-only-2.input.json', 'flux-dev', { prompt: 'spec only again', width: 64, height: 64 });
+      assert.equal((await finished(second.key)).status, 'COMPLETED');
+      const count = (calls: string[], route: RegExp): number => calls.filter((c) => route.test(c)).length;
+      const all = spec.calls.join('\n');
+      assert.equal(count(spec.calls.slice(0, before), /\/stream\//), 1, `the first job tried /stream once: ${all}`);
+      assert.equal(count(spec.calls.slice(before), /\/stream\//), 0, `the second did not: ${all}`);
+      // Status-sync and health are asked at most once in all (health only while a job waits in the queue).
+      assert.ok(count(spec.calls, /\/status-sync\//) <= 1, all);
+      assert.ok(count(spec.calls, /\/health$/) <= 1, all);
+      assert.ok(count(spec.calls.slice(before), /\/status\//) >= 1, 'followed with /status');
+    } finally {
+      api.useClientSource({ getClient: async () => client, secrets: () => ['demo-key-full'] });
+      await spec.close();
+    }
+  });
+
   test('Retry of a failed job queues the same job again and follows it in the same panel', async () => {
     const started = await run('retry-me.input.json', 'broken-gpu', { prompt: 'fails every time' });
     const failed = await finished(started.key);
@@ -333,14 +359,17 @@ suite('jobs control', () => {
   });
 });
 
-/** A stand-in for a service without the cancel route: /cancel is 404, everything else goes to the emulator. */
-async function noRouteService(target: string): Promise<{ url: string; cancels: number; close(): Promise<void> }> {
+/**
+ * A stand-in for a service without some of the platform's routes (SPEC 4 has only run, runsync and status): the
+ * paths `refused` matches answer 404, everything else goes to the emulator. Records every path asked.
+ */
+async function noRouteService(target: string, refused = /\/cancel\//): Promise<{ url: string; calls: string[]; cancels: number; close(): Promise<void> }> {
   const http = await import('node:http');
-  const state = { cancels: 0 };
+  const calls: string[] = [];
   const targetUrl = new URL(target);
   const server = http.createServer((req, res) => {
-    if ((req.url ?? '').includes('/cancel/')) {
-      state.cancels++;
+    calls.push(`${req.method} ${req.url}`);
+    if (refused.test(req.url ?? '')) {
       res.writeHead(404, { 'content-type': 'application/problem+json' });
       res.end(JSON.stringify({ title: 'Not Found', status: 404, detail: 'no such route' }));
       return;
@@ -356,7 +385,8 @@ async function noRouteService(target: string): Promise<{ url: string; cancels: n
   const { port } = server.address() as { port: number };
   return {
     url: `http://127.0.0.1:${port}`,
-    get cancels() { return state.cancels; },
+    calls,
+    get cancels() { return calls.filter((c) => c.includes('/cancel/')).length; },
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
 }
