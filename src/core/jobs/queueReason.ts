@@ -68,6 +68,30 @@ export function explainQueue(health: HealthResponse, maxWorkers?: number): Queue
   return { kind: 'starting', text: `${plural(workers.idle, 'worker')} idle: the job should start in a moment.${queueWords}` };
 }
 
+/**
+ * Recent health answers by service and endpoint, shared by every queued job of an endpoint: fifty jobs waiting
+ * on one endpoint ask its health once per interval between them, not fifty times.
+ */
+export class HealthAnswers {
+  private readonly recent = new Map<string, { at: number; answer: Promise<HealthResponse> }>();
+
+  /** The endpoint's health, asked anew only when the last answer (or question) is older than `maxAgeMs`. */
+  get(client: ServiceClient, endpointId: string, maxAgeMs: number, now: number): Promise<HealthResponse> {
+    const key = `${client.settings.jobsBaseUrl} ${endpointId}`;
+    const last = this.recent.get(key);
+    if (last && now - last.at < maxAgeMs) return last.answer;
+    // Not tied to one job's signal: another job may be waiting for the same answer.
+    const answer = client.health(endpointId);
+    this.recent.set(key, { at: now, answer });
+    answer.catch(() => {
+      if (this.recent.get(key)?.answer === answer) this.recent.delete(key);
+    });
+    return answer;
+  }
+}
+
+export const sharedHealthAnswers = new HealthAnswers();
+
 export interface WatchQueueOptions {
   signal: AbortSignal;
   /** Called with each reason (also when unchanged: the caller may drop repeats). */
@@ -80,6 +104,8 @@ export interface WatchQueueOptions {
   routeSupport?: RouteSupport;
   /** The endpoint's max workers, when known. */
   maxWorkers?: () => Promise<number | undefined>;
+  /** Health answers shared between the jobs of an endpoint; defaults to the one of this process. */
+  answers?: HealthAnswers;
 }
 
 export const QUEUE_WATCH_FIRST_MS = 1000;
@@ -96,20 +122,24 @@ export async function watchQueue(client: ServiceClient, endpointId: string, opti
   const routes = options.routeSupport ?? sharedRouteSupport;
   const service = client.settings.jobsBaseUrl;
   const { signal } = options;
+  const interval = options.intervalMs ?? QUEUE_WATCH_INTERVAL_MS;
+  const answers = options.answers ?? sharedHealthAnswers;
   let delay = options.firstAfterMs ?? QUEUE_WATCH_FIRST_MS;
   let maxWorkers: number | undefined;
   let askedMax = false;
   try {
     for (;;) {
       await clock.sleep(delay, signal);
-      delay = options.intervalMs ?? QUEUE_WATCH_INTERVAL_MS;
+      delay = interval;
       if (routes.get(service, 'health') === 'no') return;
       const now = clock.now();
       if (rateLimitWaitMs(client.rateLimits, now) > 0) continue;
       if (Object.values(client.rateLimits).some((w) => w && w.remaining < LOW_QUOTA && w.resetAt > now)) continue;
       let health: HealthResponse;
       try {
-        health = await client.health(endpointId, { signal });
+        // A little under the interval, so the job whose turn it is gets a fresh answer, not its own last one.
+        health = await answers.get(client, endpointId, interval * 0.8, now);
+        if (signal.aborted) return;
         routes.set(service, 'health', 'yes');
       } catch (e) {
         if (signal.aborted) return;

@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServiceClient } from '../../../src/core/http/client';
-import { explainQueue, watchQueue, type QueueReason } from '../../../src/core/jobs/queueReason';
+import { explainQueue, HealthAnswers, watchQueue, type QueueReason } from '../../../src/core/jobs/queueReason';
 import { RouteSupport } from '../../../src/core/runtime/routeSupport';
 import { HealthResponse } from '../../../src/core/runtime/schemas';
 import { json, problem, scriptedServers, type ScriptedServer } from '../support/scriptedServer';
@@ -60,7 +60,7 @@ describe('watchQueue', () => {
     const reasons: QueueReason[] = [];
     const controller = new AbortController();
     const done = watchQueue(clientOf(server), 'ep', {
-      signal: controller.signal, firstAfterMs: 50, intervalMs: 150, routeSupport: new RouteSupport(),
+      signal: controller.signal, firstAfterMs: 50, intervalMs: 150, routeSupport: new RouteSupport(), answers: new HealthAnswers(),
       onReason: (r) => {
         reasons.push(r);
         if (reasons.length === 2) controller.abort();
@@ -78,9 +78,9 @@ describe('watchQueue', () => {
     const routes = new RouteSupport();
     const client = clientOf(server);
     const reasons: QueueReason[] = [];
-    await watchQueue(client, 'ep', { signal: new AbortController().signal, firstAfterMs: 0, routeSupport: routes, onReason: (r) => reasons.push(r) });
+    await watchQueue(client, 'ep', { signal: new AbortController().signal, firstAfterMs: 0, routeSupport: routes, answers: new HealthAnswers(), onReason: (r) => reasons.push(r) });
     assert.equal(routes.get(server.url, 'health'), 'no');
-    await watchQueue(client, 'ep', { signal: new AbortController().signal, firstAfterMs: 0, routeSupport: routes, onReason: (r) => reasons.push(r) });
+    await watchQueue(client, 'ep', { signal: new AbortController().signal, firstAfterMs: 0, routeSupport: routes, answers: new HealthAnswers(), onReason: (r) => reasons.push(r) });
     assert.equal(server.requests.length, 1);
     assert.deepEqual(reasons, []);
   });
@@ -91,11 +91,28 @@ describe('watchQueue', () => {
     const controller = new AbortController();
     let asked = 0;
     await watchQueue(clientOf(server), 'ep', {
-      signal: controller.signal, firstAfterMs: 0, intervalMs: 20, routeSupport: new RouteSupport(),
+      signal: controller.signal, firstAfterMs: 0, intervalMs: 20, routeSupport: new RouteSupport(), answers: new HealthAnswers(),
       maxWorkers: async () => { asked++; return 0; },
       onReason: (r) => { reasons.push(r); if (reasons.length === 3) controller.abort(); },
     });
     assert.equal(asked, 1);
     assert.deepEqual(reasons.map((r) => r.kind), ['noneAllowed', 'noneAllowed', 'noneAllowed']);
+  });
+
+  test('the queued jobs of one endpoint share its health answers: ten waiting jobs, one request per interval', async () => {
+    const server = await serve(() => json({ workers: { running: 3 }, jobs: { inQueue: 10 } }));
+    const client = clientOf(server);
+    const answers = new HealthAnswers();
+    const routes = new RouteSupport();
+    const controller = new AbortController();
+    const heard: number[] = [];
+    const watchers = Array.from({ length: 10 }, (_, i) => watchQueue(client, 'ep', {
+      signal: controller.signal, firstAfterMs: 10, intervalMs: 200, routeSupport: routes, answers, onReason: () => heard.push(i),
+    }));
+    await new Promise((r) => setTimeout(r, 500));
+    controller.abort();
+    await Promise.all(watchers);
+    assert.ok(new Set(heard).size === 10, 'every job heard why it waits');
+    assert.ok(server.requests.length <= 4, `${server.requests.length} health requests for ten jobs in 0.5 s`);
   });
 });
