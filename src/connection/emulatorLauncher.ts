@@ -31,9 +31,11 @@ export class EmulatorLauncher {
   private spawn(): Promise<string> {
     const script = path.join(this.extensionPath, 'dist', 'emulator.js');
     return new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, [script, '--host', '127.0.0.1', '--port', '0'], {
+      // stdin a pipe with --exit-with-stdin: the emulator ends with the extension host, even one that was
+      // SIGKILLed or crashed and never called stop().
+      const child = spawn(process.execPath, [script, '--host', '127.0.0.1', '--port', '0', '--exit-with-stdin'], {
         env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: ['pipe', 'pipe', 'pipe'],
       });
       this.child = child;
       let buffered = '';

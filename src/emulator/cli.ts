@@ -1,11 +1,14 @@
-// `node dist/emulator.js [--host 127.0.0.1] [--port N] [--config FILE] [--admin] [--verbose]`: runs the
-// emulator until SIGINT/SIGTERM. Prints exactly one line on stdout when ready, containing http://HOST:PORT.
+// `node dist/emulator.js [--host 127.0.0.1] [--port N] [--config FILE] [--admin] [--verbose] [--exit-with-stdin]`:
+// runs the emulator until SIGINT/SIGTERM (or, with --exit-with-stdin, until its stdin ends: the editor that
+// started it holds the other end of that pipe, so the emulator and its worker processes go when the editor does,
+// even when it was SIGKILLed or crashed and sent no signal). Prints exactly one line on stdout when ready,
+// containing http://HOST:PORT.
 // A bad config (or a bad flag) exits with code 2 and names the bad field; a port in use exits 1.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfigFile, startEmulator, type EmulatorConfig, type RunningEmulator } from './index';
 import { DEMO_KEYS } from './demo';
 
-const USAGE = 'usage: emulator [--host 127.0.0.1] [--port N] [--config FILE] [--admin] [--verbose]';
+const USAGE = 'usage: emulator [--host 127.0.0.1] [--port N] [--config FILE] [--admin] [--verbose] [--exit-with-stdin]';
 
 async function main(): Promise<void> {
   let args;
@@ -17,6 +20,7 @@ async function main(): Promise<void> {
         config: { type: 'string' },
         admin: { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
+        'exit-with-stdin': { type: 'boolean', default: false },
         help: { type: 'boolean', default: false },
       },
       strict: true,
@@ -61,6 +65,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  if (args['exit-with-stdin']) {
+    // The parent's end of the pipe closes when the parent dies, however it dies: that is the only signal a
+    // SIGKILLed editor sends. What arrives on stdin is read and dropped.
+    process.stdin.on('end', () => stop('stdin ended'));
+    process.stdin.on('error', () => stop('stdin failed'));
+    process.stdin.resume();
+  }
 
   const log = args.verbose ? (line: string) => console.error(`${new Date().toISOString()} ${line}`) : undefined;
   try {

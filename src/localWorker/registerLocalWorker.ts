@@ -12,7 +12,7 @@ import type { Connection } from '../connection/connection';
 import { guardCommand } from '../errors/notify';
 import { LocalWorkerServer, type ServedWorker } from './localWorkerServer';
 import { checkRunpod, pickInterpreter } from './pythonInterpreter';
-import { callsServerlessStart, LOCAL_WORKER_KEY, missingRunpodMessage, startCallLine } from './workerFile';
+import { callsServerlessStart, isInWorkerFolder, LOCAL_WORKER_KEY, missingRunpodMessage, startCallLine } from './workerFile';
 import { WorkerLogsChannel } from './workerLogsChannel';
 
 export const LOCAL_WORKER_PROFILE_NAME = 'Local worker';
@@ -134,7 +134,9 @@ export function registerLocalWorker(context: vscode.ExtensionContext, connection
     vscode.commands.registerCommand(LocalWorkerCommands.showLogs, () => logs.channel.show(true)),
     vscode.workspace.onDidSaveTextDocument((doc) => {
       const s = server.served;
-      if (s && settings.localWorkerRestartOnSave() && path.dirname(doc.uri.fsPath).startsWith(path.dirname(s.file)) && doc.languageId === 'python') void restart();
+      // Not awaited by anyone: guarded, so a failed restart is shown instead of rejecting unhandled. Restarts of
+      // several saves (Save All) run one after the other in the server.
+      if (s && settings.localWorkerRestartOnSave() && doc.languageId === 'python' && isInWorkerFolder(s.file, doc.uri.fsPath)) void guard(restart)();
     }),
   ];
   return { disposables, api: { server, logs } };

@@ -23,6 +23,15 @@ export function endpointIdFor(file: string): string {
 
 export const LOCAL_WORKER_KEY = 'local-worker-key';
 
+/**
+ * A saved file belongs to the served worker when it is in the worker file's folder or below it (restart on save).
+ * Compared by path.relative, not by prefix: `/a/worker2` is not inside `/a/worker`.
+ */
+export function isInWorkerFolder(workerFile: string, savedFile: string): boolean {
+  const rel = path.relative(path.dirname(workerFile), savedFile);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}
+
 /** The emulator config of one `worker` endpoint running `file` with `python`, in the file's folder. */
 export function localWorkerConfig(python: string, file: string): { config: unknown; endpointId: string } {
   const endpointId = endpointIdFor(file);

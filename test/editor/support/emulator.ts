@@ -9,8 +9,9 @@ export interface RunningEmulator {
 }
 
 export async function startEmulator(extensionPath: string): Promise<RunningEmulator> {
-  const child = spawn(process.execPath, [path.join(extensionPath, 'dist', 'emulator.js'), '--host', '127.0.0.1', '--port', '0'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  // --exit-with-stdin: an extension host that is killed (a timed-out run) takes the emulator with it.
+  const child = spawn(process.execPath, [path.join(extensionPath, 'dist', 'emulator.js'), '--host', '127.0.0.1', '--port', '0', '--exit-with-stdin'], {
+    stdio: ['pipe', 'pipe', 'pipe'],
     // The extension host's node is Electron's (or code-server's): make sure it runs as plain node.
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
   });

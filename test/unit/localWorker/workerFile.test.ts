@@ -2,7 +2,7 @@
 // a file is served as, the emulator config it gets, and the message when runpod is missing.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { callsServerlessStart, endpointIdFor, localWorkerConfig, missingRunpodMessage, startCallLine } from '../../../src/localWorker/workerFile';
+import { callsServerlessStart, endpointIdFor, isInWorkerFolder, localWorkerConfig, missingRunpodMessage, startCallLine } from '../../../src/localWorker/workerFile';
 
 describe('a worker file', () => {
   test('is a Python file that calls runpod.serverless.start, on the line the CodeLens goes to', () => {
@@ -17,6 +17,15 @@ describe('a worker file', () => {
     assert.equal(endpointIdFor('/w/handler.py'), 'handler');
     assert.equal(endpointIdFor('/w/my worker (v2).py'), 'my-worker-v2');
     assert.equal(endpointIdFor('/w/serverless.py'), 'local-worker', '"serverless" is the REST list route');
+  });
+
+  test('is restarted on save for files of its folder and below, not of a sibling folder whose name starts the same', () => {
+    assert.equal(isInWorkerFolder('/a/worker/handler.py', '/a/worker/handler.py'), true);
+    assert.equal(isInWorkerFolder('/a/worker/handler.py', '/a/worker/lib/util.py'), true);
+    assert.equal(isInWorkerFolder('/a/worker/handler.py', '/a/worker2/handler.py'), false);
+    assert.equal(isInWorkerFolder('/a/worker/handler.py', '/a/other.py'), false);
+    assert.equal(isInWorkerFolder('/a/worker/handler.py', '/b/worker/handler.py'), false);
+    assert.equal(isInWorkerFolder('/a/worker/handler.py', '/a/worker/..x/y.py'), true, 'a folder named "..x" is still inside');
   });
 
   test("gets one warm worker endpoint running it with the chosen python in the file's folder", () => {
