@@ -36,6 +36,8 @@ export function registerLocalWorker(context: vscode.ExtensionContext, connection
   status.command = LocalWorkerCommands.showLogs;
   const changed = new vscode.EventEmitter<void>();
   const server = new LocalWorkerServer(context.extensionUri.fsPath, logger, () => {
+    // It exited on its own (crashed, killed): nothing is left to follow, and a follower would poll a dead port.
+    logs.stop();
     logs.append('The local worker\'s emulator stopped.');
     update();
   });

@@ -15,11 +15,12 @@ interface LogLine {
 }
 
 export const WORKER_LOGS_CHANNEL = 'Serverless GPU: Worker Logs';
+const MAX_SHOWN = 1000;
 
 export class WorkerLogsChannel implements vscode.Disposable {
   readonly channel = vscode.window.createOutputChannel(WORKER_LOGS_CHANNEL);
   private follow: AbortController | undefined;
-  /** Every line shown since the last clear (for tests and the status bar's tooltip). */
+  /** The last MAX_SHOWN lines shown (for tests): bounded, a worker that prints for hours must not fill memory. */
   readonly shown: string[] = [];
   private lastJob: string | undefined;
 
@@ -38,8 +39,14 @@ export class WorkerLogsChannel implements vscode.Disposable {
     this.follow = undefined;
   }
 
+  /** Whether it is following an emulator's logs (between start() and stop()). */
+  get following(): boolean {
+    return this.follow !== undefined;
+  }
+
   append(text: string): void {
     this.shown.push(text);
+    if (this.shown.length > MAX_SHOWN) this.shown.splice(0, this.shown.length - MAX_SHOWN);
     this.channel.appendLine(text);
   }
 

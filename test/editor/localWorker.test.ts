@@ -124,4 +124,21 @@ suite('local worker', () => {
     assert.equal(worker.server.served, undefined);
     assert.notEqual(connection.profile.name, LOCAL_WORKER_PROFILE_NAME, 'the Local worker connection is gone with it');
   });
+
+  test('an emulator that dies on its own: Worker Logs stop following it, and keep only the recent lines', async () => {
+    const handler = vscode.Uri.joinPath(workspaceFolder().uri, 'handler.py');
+    await vscode.workspace.fs.writeFile(handler, new TextEncoder().encode(HANDLER('v1')));
+    await vscode.commands.executeCommand(LocalWorkerCommands.serve, handler);
+    assert.ok(worker.logs.following, 'Worker Logs follow the served worker');
+    const pid = worker.server.pid;
+    assert.ok(pid, 'the emulator runs');
+    process.kill(pid, 'SIGKILL');
+    await eventually(() => worker.server.served === undefined, 'the editor to see the emulator gone');
+    await eventually(() => worker.logs.shown.some((l) => l.includes('emulator stopped')), 'Worker Logs to say so');
+    assert.equal(worker.logs.following, false, 'no follower left polling a dead port');
+
+    for (let i = 0; i < 1500; i++) worker.logs.append(`line ${i}`);
+    assert.ok(worker.logs.shown.length <= 1000, `${worker.logs.shown.length} lines kept`);
+    assert.equal(worker.logs.shown.at(-1), 'line 1499');
+  });
 });
