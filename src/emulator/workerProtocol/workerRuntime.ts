@@ -369,18 +369,14 @@ export class WorkerRuntime {
 
   /** Pending takes get the visible jobs, normal ones first, low-priority ones only when no normal job is queued. */
   private dispatch(): void {
-    const t = this.t;
-    const visible = (j: EmulatedJob | undefined): boolean => j !== undefined && j.queuedAtMs + this.o.endpoint.queueMs <= t;
     for (const w of this.workers) {
       if (!w.take || w.status === 'unhealthy') continue;
       const given: EmulatedJob[] = [];
       while (given.length < w.take.max) {
-        let job: EmulatedJob | undefined;
-        if (visible(this.queue[0])) job = this.queue.shift();
-        else if (this.queue.length === 0 && visible(this.lowQueue[0])) job = this.lowQueue.shift();
+        const job = this.nextFor(w);
         if (!job) break;
         job.phase = 'running';
-        job.startsAtMs = t;
+        job.startsAtMs = this.t;
         job.workerId = w.id;
         w.held.set(job.id, job);
         w.recent = [...w.recent.slice(-7), job.id];
@@ -393,6 +389,22 @@ export class WorkerRuntime {
         this.touch();
       }
     }
+  }
+
+  /**
+   * Takes the first visible job `w` may run off its queue. Not a job whose earlier run `w` still holds (it timed
+   * out or was cancelled, and the handler has not let go, as sync code or a handler that ignores the stop does):
+   * the protocol names results and stream chunks by job id alone, so the earlier run's late result would be taken
+   * for the retried run's. That job waits for another worker, or for `w` to report the earlier run.
+   */
+  private nextFor(w: ProcessWorker): EmulatedJob | undefined {
+    const visible = (j: EmulatedJob): boolean => j.queuedAtMs + this.o.endpoint.queueMs <= this.t;
+    const takeFrom = (q: EmulatedJob[]): EmulatedJob | undefined => {
+      // Queues are in queuedAtMs order, so the visible jobs come first.
+      for (let i = 0; i < q.length && visible(q[i]!); i++) if (!w.held.has(q[i]!.id)) return q.splice(i, 1)[0];
+      return undefined;
+    };
+    return takeFrom(this.queue) ?? (this.queue.length === 0 ? takeFrom(this.lowQueue) : undefined);
   }
 
   /** Starts workers: up to workersMin always, and one per queued normal job that no worker is coming for. */
