@@ -178,8 +178,9 @@ export class JobRunner implements vscode.Disposable {
         return { kind: 'noRoute' };
       }
       if (outcome.kind === 'alreadyEnded') return { kind: 'alreadyEnded', status: outcome.job.status };
-      // A job no longer followed (stopped earlier) is followed again, so its CANCELLED end is recorded too.
-      if (!this.active.has(key)) this.followAgain(key, record.jobId);
+      // A job no longer followed (stopped earlier, or its Stop Waiting still winding down) is followed again,
+      // so its CANCELLED end is recorded too.
+      if (!this.active.get(key) || this.active.get(key)!.signal.aborted) this.followAgain(key, record.jobId);
       return { kind: 'cancelled' };
     } catch (err) {
       const described = describeError(err, { secrets: this.secrets(), operation: 'status', endpointId: record.endpointId, jobId: record.jobId });
@@ -210,7 +211,8 @@ export class JobRunner implements vscode.Disposable {
   /** Follows a job of the history again from its current state on the service (after cancel or retry). */
   private followAgain(key: string, jobId: string, note?: string): void {
     const record = this.history.get(key);
-    if (!record || this.active.has(key)) return;
+    // A follow being stopped gives way: the new one takes the key, and the old one writes nothing more.
+    if (!record || (this.active.has(key) && !this.active.get(key)!.signal.aborted)) return;
     const now = Date.now();
     const { finishedAt: _f, error: _e, queueReason: _q, streamText: _s, startedAt: _st, ...rest } = record;
     const again: JobRecord = { ...rest, status: 'IN_QUEUE', submittedAt: now, ...(note ? { note } : {}) };
@@ -282,7 +284,7 @@ export class JobRunner implements vscode.Disposable {
           await this.finish(record, {
             status: LocalStatus.error,
             error: 'No API key is set for the active connection, so nothing was sent. Set a key, or try the local emulator.',
-          });
+          }, controller);
           return;
         }
         offWaits = client.onRetryWait((w) => {
@@ -300,13 +302,16 @@ export class JobRunner implements vscode.Disposable {
         await chain;
         record = { ...record, ...patchFromJob(record, job, this.clients.secrets()), queueReason: undefined };
         await this.history.upsert(record);
-        await this.completeWithOutputs(record, job, controller.signal, streamed);
+        await this.completeWithOutputs(record, job, controller, streamed);
       } catch (err) {
         await side?.stop();
         await chain;
         if (this.disposed) return; // the record stays "running": resumeInterrupted picks it up next time
+        // Stop Waiting then Cancel Job can follow the job again before this follow has wound down: the newer
+        // follow owns the record now, and this one's "stopped" must not be written over it.
+        if (this.active.has(initial.key) && this.active.get(initial.key) !== controller) return;
         if (controller.signal.aborted || (err instanceof CancelledError)) {
-          await this.finish(record, { status: LocalStatus.stopped, note: this.stopNotes.get(initial.key) ?? STOPPED_WAITING_NOTE, queueReason: undefined });
+          await this.finish(record, { status: LocalStatus.stopped, note: this.stopNotes.get(initial.key) ?? STOPPED_WAITING_NOTE, queueReason: undefined }, controller);
         } else {
           // The service's detail is shown as it came: scrub the key from it by value, not only as a bearer token.
           const described = describeError(err, {
@@ -316,20 +321,25 @@ export class JobRunner implements vscode.Disposable {
             ...(record.jobId ? { jobId: record.jobId } : {}),
           });
           this.actions.set(record.key, described.actions);
-          await this.finish(record, { status: LocalStatus.error, error: [described.message, ...(described.details ?? [])].join('\n') });
+          await this.finish(record, { status: LocalStatus.error, error: [described.message, ...(described.details ?? [])].join('\n') }, controller);
         }
       } finally {
-        this.stopNotes.delete(initial.key);
         offWaits?.();
-        this.waits.clear(initial.key);
-        this.active.delete(initial.key);
+        // Only this follow's own entries: a newer follow of the same job keeps its controller and its waits.
+        const superseded = this.active.has(initial.key) && this.active.get(initial.key) !== controller;
+        this.release(initial.key, controller);
+        if (!superseded) {
+          this.stopNotes.delete(initial.key);
+          this.waits.clear(initial.key);
+        }
         if (!this.disposed) this.runningEmitter.fire(this.active.size);
       }
     })();
   }
 
   /** Saves every output (and job.json) before the job counts as finished: nothing is lost (issue 5). */
-  private async completeWithOutputs(record: JobRecord, job: Job, signal: AbortSignal, streamedText = ''): Promise<void> {
+  private async completeWithOutputs(record: JobRecord, job: Job, controller: AbortController, streamedText = ''): Promise<void> {
+    const signal = controller.signal;
     // The record already holds patchFromJob(job): the status and, for a failed job, its reason.
     let patch: Partial<JobRecord> = { status: job.status };
     try {
@@ -340,14 +350,20 @@ export class JobRunner implements vscode.Disposable {
     } catch (err) {
       patch.note = `The outputs could not be saved. ${describeError(err, { secrets: this.secrets() }).message}`;
     }
-    await this.finish(record, patch);
+    await this.finish(record, patch, controller);
   }
 
-  private async finish(record: JobRecord, patch: Partial<JobRecord>): Promise<void> {
+  /** Ends `key`'s follow by `controller` (any follow when none is given); false when another follow owns it. */
+  private release(key: string, controller: AbortController | undefined): boolean {
+    if (controller !== undefined && this.active.get(key) !== controller) return false;
+    return this.active.delete(key);
+  }
+
+  private async finish(record: JobRecord, patch: Partial<JobRecord>, controller?: AbortController): Promise<void> {
     const done: JobRecord = { ...record, ...patch, finishedAt: record.finishedAt ?? Date.now() };
     // No longer running *before* the final record is published: the panel and the Jobs view render on that
     // change, and would otherwise show a finished job with "Stop waiting" until something else redraws them.
-    if (this.active.delete(record.key) && !this.disposed) this.runningEmitter.fire(this.active.size);
+    if (this.release(record.key, controller) && !this.disposed) this.runningEmitter.fire(this.active.size);
     await this.history.upsert(done);
     this.finishEmitter.fire(done);
   }

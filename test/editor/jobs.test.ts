@@ -212,6 +212,31 @@ suite('jobs', () => {
     assert.equal(api.history.get(started.key)?.status, 'STOPPED');
   });
 
+  test('Stop Waiting and then at once Cancel Job: the job ends CANCELLED, and its stopped follow writes nothing over it', async () => {
+    // The wound-down follow of Stop Waiting used to finish after the follow Cancel Job starts, and either kept
+    // Cancel from following at all (the record said STOPPED while the service had CANCELLED it) or dropped
+    // the new follow from the running jobs (review finding 8).
+    const started = await api.actions.runInput('wan-2-1-video', { prompt: 'stop, then cancel' }, 'async');
+    await eventually(() => api.history.get(started.key)?.jobId, 'the job id');
+    const statuses: string[] = [];
+    const sub = api.history.onDidChange((r) => { if (r?.key === started.key) statuses.push(r.status); });
+    try {
+      assert.equal(api.runner.stopWaiting(started.key), true);
+      const cancelled = await api.runner.cancelJob(started.key);
+      assert.equal(cancelled.kind, 'cancelled', JSON.stringify(cancelled));
+      const done = await eventually(() => {
+        const r = api.history.get(started.key);
+        return r?.status === 'CANCELLED' && !api.runner.isRunning(started.key) ? r : undefined;
+      }, 'the record to say CANCELLED');
+      assert.equal(done.status, 'CANCELLED');
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(api.history.get(started.key)?.status, 'CANCELLED', `nothing wrote over it afterwards: ${statuses.join(' > ')}`);
+      assert.equal(api.runner.runningCount(), 0, 'nothing is left counted as running');
+    } finally {
+      sub.dispose();
+    }
+  });
+
   test('the running jobs list (the status bar item) stops a job with its Stop waiting button', async function () {
     if (!driverAvailable()) this.skip();
     // The longest demo job (7 s), so a loaded machine does not see it end before the click.
