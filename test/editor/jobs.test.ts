@@ -19,6 +19,7 @@ import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { click, count, driverAvailable, press, QUICK_INPUT, quickPickItem, typeText, screenshot, textContent, waitForSelector } from './support/driver';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
 import { startEmulator } from './support/emulator';
+import { jobWaits } from './support/jobWaits';
 import { memoryMemento } from './support/memoryMemento';
 import { startRecordingProxy } from './support/recordingProxy';
 
@@ -50,18 +51,7 @@ suite('jobs', () => {
   let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
   let client: ServiceClient;
 
-  const finished = (key: string, timeoutMs = 60_000): Promise<JobRecord> =>
-    eventually(() => {
-      const r = api.history.get(key);
-      return r && r.finishedAt !== undefined && !api.runner.isRunning(key) ? r : undefined;
-    }, `job ${key} to finish`, timeoutMs);
-
-  /** Brings a job's panel to the front (as a click in the Jobs view would) before its DOM is read. */
-  const showPanel = async (key: string): Promise<void> => {
-    api.panels.open(key);
-    await eventually(() => api.panels.isVisible(key), `the panel of ${key} to be visible`);
-    await eventually(() => api.panels.isReady(key), `the webview of ${key} to say ready`);
-  };
+  const { finished, showPanel } = jobWaits(() => api);
 
   suiteSetup(async () => {
     const ext = await activateExtension();

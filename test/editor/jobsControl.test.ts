@@ -13,6 +13,7 @@ import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { click, driverAvailable, pickQuickPickItem, QUICK_INPUT, quickPickItem, screenshot, textContent, waitForSelector } from './support/driver';
 import { startEmulator } from './support/emulator';
+import { jobWaits } from './support/jobWaits';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
 import { startRecordingProxy } from './support/recordingProxy';
 
@@ -34,17 +35,7 @@ suite('jobs control', () => {
   const posts: Array<{ key: string; job: PanelJob; at: number }> = [];
   let subscription: vscode.Disposable | undefined;
 
-  const finished = (key: string, timeoutMs = 60_000): Promise<JobRecord> =>
-    eventually(() => {
-      const r = api.history.get(key);
-      return r && r.finishedAt !== undefined && !api.runner.isRunning(key) ? r : undefined;
-    }, `job ${key} to finish`, timeoutMs);
-
-  const showPanel = async (key: string): Promise<void> => {
-    api.panels.open(key);
-    await eventually(() => api.panels.isVisible(key), `the panel of ${key} to be visible`);
-    await eventually(() => api.panels.isReady(key), `the webview of ${key} to say ready`);
-  };
+  const { finished, showPanel } = jobWaits(() => api);
 
   const run = async (file: string, endpointId: string, value: unknown): Promise<JobRecord> => {
     const uri = await writeInput(file, value);
