@@ -8,6 +8,7 @@ import { createExtensionLog } from './log/outputChannelLogger';
 import { registerShowLogsCommand } from './log/showLogsCommand';
 import { Settings } from './config/settings';
 import { createServiceClient } from './core/http/client';
+import { createWorkerBillingReader } from './core/billing/billingReader';
 import { registerConnection, type ConnectionServices } from './connection/registerConnection';
 import { registerEndpoints, type EndpointsServices } from './endpoints/registerEndpoints';
 import { registerJobRunner, type JobRunnerApi } from './jobs/registerJobs';
@@ -24,11 +25,15 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
 
   const settings = new Settings();
   context.subscriptions.push(settings);
+  // Billing bodies are read on a worker thread (started on the first refresh, not here): a year of hourly
+  // billing would otherwise block this thread, which every extension of the window shares, for seconds.
+  const billingReader = createWorkerBillingReader(context.asAbsolutePath('dist/billingWorker.js'), (m) => logger.warn(m));
+  context.subscriptions.push({ dispose: () => billingReader.dispose() });
 
   // Features: one line each. Show Logs first: the notification of any activation error below offers it.
   activateFeature('Show Logs', () => registerShowLogsCommand(log));
   let shared: ConnectionServices | undefined;
-  activateFeature('Connection', () => void (shared = registerConnection(context, settings, logger, (s, l) => createServiceClient(s, { logger: l }), log)));
+  activateFeature('Connection', () => void (shared = registerConnection(context, settings, logger, (s, l) => createServiceClient(s, { logger: l, billingReader }), log)));
   // Every feature below needs the connection: when it could not start (reported above), none of them can.
   if (!shared) return undefined;
   const { connection, statusBar } = shared;

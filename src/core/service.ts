@@ -2,6 +2,7 @@
 // `createServiceClient` in ./http/client.ts; job waiting lives in ./jobs/. No `vscode` import.
 import type { BillingQueryParams, Job, JobInput, ListServerlessBillingResponse, RateLimitWindow, RunResponse } from './schemas';
 import type { RetryWait } from './http/request';
+import type { BillingTableResult } from './billing/readBillingBody';
 import type { RuntimeCalls } from './runtime/client';
 import type { RequestOptions } from './runtime/schemas';
 import type { ServerlessCalls } from './serverless/client';
@@ -53,6 +54,12 @@ export interface ServiceClient extends RuntimeCalls, ServerlessCalls {
   readonly settings: Readonly<ConnectionSettings>;
   /** GET /v2/billing/serverless (SPEC 4.1). The query is validated first; a bad one throws BadQueryError and sends nothing. */
   listBilling(query: BillingQueryParams, options?: CallOptions): Promise<BillingResult>;
+  /**
+   * The same request, read into what the views show (columns, see ../billing/billingTable.ts) by the client's
+   * billing reader: on the billing worker's thread in the extension, so a year of hourly data never blocks the
+   * extension host.
+   */
+  listBillingTable(query: BillingQueryParams, options?: CallOptions): Promise<BillingTableResult>;
   /** POST /v2/{id}/run (SPEC 4.2). Never retried once the request may have reached the server. */
   run(endpointId: string, input: JobInput, options?: SubmitOptions): Promise<RunResponse>;
   /** POST /v2/{id}/runsync (SPEC 4.3). May return a job that is not terminal yet: continue with waitForJob. Never retried. */

@@ -110,7 +110,7 @@ export class CostChartPanel implements vscode.Disposable {
     const total = id ? (node?.amounts.total ?? 0) : loaded.model.totals.total;
     const subtitle = describeWindow(loaded.window, loaded.model.window, formatUsd(total));
     const endpoint = id ? { id, ...(node?.displayName ? { displayName: node.displayName } : {}) } : undefined;
-    return { type: 'data', data: buildChartData(loaded.result.response, subtitle, endpoint) };
+    return { type: 'data', data: buildChartData(loaded.result.table, subtitle, endpoint) };
   }
 
   private noticeMessage(): ToWebview {

@@ -1,9 +1,9 @@
-// What the Endpoints tree shows, computed from one billing response: endpoint nodes (billing records, the
-// account's endpoint list where the service has one, and the endpoints the user added) with their totals and
-// buckets, sorted for display. No `vscode` import, so the bench times exactly this in plain Node, the merge is
+// What the Endpoints tree shows, computed from one billing table (../core/billing/billingTable.ts): endpoint
+// nodes (billed endpoints, the account's endpoint list where the service has one, and the endpoints the user
+// added) with their totals and buckets, sorted for display. No `vscode` import, so the bench times exactly this in plain Node, the merge is
 // unit-tested there, and the tree items are thin wrappers around it.
-import { aggregateBilling } from '../core/billing/aggregate';
-import type { AmountKey, BillingAmounts, BucketSize, ListServerlessBillingResponse, ServerlessBillingRecord } from '../core/schemas';
+import { AMOUNTS_PER_ROW, type BillingTable, type TableAmounts } from '../core/billing/billingTable';
+import type { BucketSize } from '../core/schemas';
 import { formatUsd, formatUsdExact } from '../core/billing/usd';
 
 export interface AddedEndpoint {
@@ -28,8 +28,8 @@ export interface Breakdown {
 export interface BucketNode {
   readonly kind: 'bucket';
   readonly parent: EndpointNode;
-  readonly startTime: string;
-  readonly endTime: string;
+  readonly startMs: number;
+  readonly endMs: number;
   readonly bucketSize: BucketSize;
   readonly amounts: Breakdown;
 }
@@ -49,7 +49,7 @@ export interface EndpointNode {
    */
   readonly deleted: boolean;
   readonly amounts: Breakdown;
-  /** Newest first. */
+  /** Newest first; made from the table's columns when first asked for (when the user expands the endpoint). */
   readonly buckets: BucketNode[];
 }
 
@@ -61,7 +61,7 @@ export interface BillingTreeModel {
   readonly totals: Breakdown;
 }
 
-export function toBreakdown(a: Pick<BillingAmounts, AmountKey>): Breakdown {
+export function toBreakdown(a: TableAmounts): Breakdown {
   return { total: a.totalAmount, gpu: a.gpuAmount, cpu: a.cpuAmount, disk: a.diskAmount, fee: a.feeAmount };
 }
 
@@ -69,49 +69,90 @@ function zero(): Breakdown {
   return { total: 0, gpu: 0, cpu: 0, disk: 0, fee: 0 };
 }
 
+interface EndpointFacts {
+  id: string;
+  displayName?: string;
+  added: boolean;
+  listed: boolean;
+  deleted: boolean;
+  amounts: Breakdown;
+}
+
+/** An endpoint whose bucket nodes are made on first use: a year by the hour is 8,760 of them per endpoint. */
+class TableEndpointNode implements EndpointNode {
+  readonly kind = 'endpoint';
+  readonly id: string;
+  readonly displayName?: string;
+  readonly added: boolean;
+  readonly listed: boolean;
+  readonly deleted: boolean;
+  readonly amounts: Breakdown;
+  private made: BucketNode[] | undefined;
+
+  constructor(facts: EndpointFacts, private readonly table: BillingTable | undefined, private readonly row: number) {
+    this.id = facts.id;
+    if (facts.displayName) this.displayName = facts.displayName;
+    this.added = facts.added;
+    this.listed = facts.listed;
+    this.deleted = facts.deleted;
+    this.amounts = facts.amounts;
+  }
+
+  get buckets(): BucketNode[] {
+    if (this.made) return this.made;
+    const t = this.table;
+    const made: BucketNode[] = [];
+    if (t) {
+      const bucketSize = t.query.bucketSize;
+      for (let i = t.bucketOffsets[this.row]!, end = t.bucketOffsets[this.row + 1]!; i < end; i++) {
+        const a = t.bucketAmounts;
+        const at = i * AMOUNTS_PER_ROW;
+        const amounts: Breakdown = { total: a[at]!, gpu: a[at + 1]!, cpu: a[at + 2]!, disk: a[at + 3]!, fee: a[at + 4]! };
+        made.push({ kind: 'bucket', parent: this, startMs: t.bucketStartMs[i]!, endMs: t.bucketEndMs[i]!, bucketSize, amounts });
+      }
+    }
+    this.made = made;
+    return made;
+  }
+}
+
 /**
- * One pass over the records (the core's aggregateBilling: per-endpoint totals, sorted biggest first with
- * zero-cost endpoints last, and each endpoint's buckets newest first); then the listed endpoints that had no
- * records, zero-cost, by name; then the user's endpoints that are in neither, in the order they were added.
+ * The table's endpoints (per-endpoint totals, sorted biggest first with zero-cost endpoints last, buckets newest
+ * first); then the listed endpoints that had no records, zero-cost, by name; then the user's endpoints that are
+ * in neither, in the order they were added.
  *
  * `listed` is the account's endpoint list, or undefined when the service has none (or the key may not read
  * it): then nothing is named or marked deleted, as before the list existed. A name the user gave when adding
  * an endpoint wins over the list's (it was chosen on purpose); a list name equal to the id is no name.
  */
 export function buildBillingTree(
-  response: ListServerlessBillingResponse,
+  table: BillingTable,
   added: readonly AddedEndpoint[] = [],
   listed?: readonly ListedEndpoint[],
 ): BillingTreeModel {
   const addedNames = new Map(added.map((a) => [a.id, a.displayName]));
   const listNames = new Map((listed ?? []).map((e) => [e.id, e.name]));
-  const aggregate = aggregateBilling(response);
-  const bucketSize = response.metadata.query.bucketSize;
-  const make = (id: string, sum: Breakdown, records: readonly ServerlessBillingRecord[]): EndpointNode => {
+  const make = (id: string, amounts: Breakdown, row: number): EndpointNode => {
     const listName = listNames.get(id);
     const displayName = addedNames.get(id) || (listName && listName !== id ? listName : undefined);
     const isAdded = addedNames.has(id);
     const isListed = listNames.has(id);
-    const node: { -readonly [K in keyof EndpointNode]: EndpointNode[K] } = {
-      kind: 'endpoint', id, added: isAdded, listed: isListed, deleted: listed !== undefined && !isListed && !isAdded, amounts: sum, buckets: [],
-    };
-    if (displayName) node.displayName = displayName;
-    node.buckets = records.map((r) => ({ kind: 'bucket', parent: node, startTime: r.startTime, endTime: r.endTime, bucketSize, amounts: toBreakdown(r) }));
-    return node;
+    const facts: EndpointFacts = { id, added: isAdded, listed: isListed, deleted: listed !== undefined && !isListed && !isAdded, amounts };
+    if (displayName) facts.displayName = displayName;
+    return new TableEndpointNode(facts, row >= 0 ? table : undefined, row);
   };
-  const endpoints = aggregate.endpoints.map((t) =>
-    make(t.serverlessId, toBreakdown(t), aggregate.bucketsOf(t.serverlessId)));
-  const shown = new Set(aggregate.endpoints.map((t) => t.serverlessId));
-  const unbilled = (listed ?? []).filter((e) => !shown.has(e.id)).map((e) => make(e.id, zero(), []));
+  const endpoints = table.endpoints.map((e, row) => make(e.id, toBreakdown(e), row));
+  const shown = new Set(table.endpoints.map((e) => e.id));
+  const unbilled = (listed ?? []).filter((e) => !shown.has(e.id)).map((e) => make(e.id, zero(), -1));
   unbilled.sort((a, b) => (a.displayName ?? a.id).localeCompare(b.displayName ?? b.id) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const node of unbilled) {
     if (shown.has(node.id)) continue; // the reference does not promise unique ids: show each once
     shown.add(node.id);
     endpoints.push(node);
   }
-  for (const a of added) if (!shown.has(a.id)) endpoints.push(make(a.id, zero(), []));
-  const q = response.metadata.query;
-  return { endpoints, window: { startTime: q.startTime, endTime: q.endTime, bucketSize: q.bucketSize }, totals: toBreakdown(response.metadata.totals) };
+  for (const a of added) if (!shown.has(a.id)) endpoints.push(make(a.id, zero(), -1));
+  const q = table.query;
+  return { endpoints, window: { startTime: q.startTime, endTime: q.endTime, bucketSize: q.bucketSize }, totals: toBreakdown(table.totals) };
 }
 
 /** "GPU $1.50 · CPU $0.10 · disk $0.05 · fee $0.20" */
@@ -120,9 +161,26 @@ export function formatBreakdown(b: Breakdown, exact = false): string {
   return `GPU ${f(b.gpu)} · CPU ${f(b.cpu)} · disk ${f(b.disk)} · fee ${f(b.fee)}`;
 }
 
-/** A bucket's label by its size: "2026-06-15 13:00", "2026-06-15", "Week of 2026-06-15", "June 2026", "2026". */
-export function bucketLabel(startTime: string, size: BucketSize): string {
-  const iso = new Date(startTime).toISOString();
+/** A bucket's label by its size: "2026-06-15 13:00", "2026-06-15", "Week of 2026-06-15", "2026-06", "2026". */
+export function bucketLabel(startTime: string | number, size: BucketSize): string {
+  const ms = typeof startTime === 'number' ? startTime : Date.parse(startTime);
+  // Every endpoint has the same bucket starts: 50 endpoints over a year share 365 labels, and formatting a
+  // date was half the time of drawing a whole tree of buckets.
+  const cache = labelCache[size];
+  let label = cache.get(ms);
+  if (label === undefined) {
+    label = formatBucketLabel(ms, size);
+    if (cache.size >= LABEL_CACHE_LIMIT) cache.clear();
+    cache.set(ms, label);
+  }
+  return label;
+}
+
+const LABEL_CACHE_LIMIT = 50_000;
+const labelCache: Record<BucketSize, Map<number, string>> = { hour: new Map(), day: new Map(), week: new Map(), month: new Map(), year: new Map() };
+
+function formatBucketLabel(ms: number, size: BucketSize): string {
+  const iso = new Date(ms).toISOString();
   switch (size) {
     case 'hour': return `${iso.slice(0, 10)} ${iso.slice(11, 16)}`;
     case 'day': return iso.slice(0, 10);

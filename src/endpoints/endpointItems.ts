@@ -44,7 +44,7 @@ export class BucketItem extends vscode.TreeItem {
   constructor(readonly node: BucketNode) {
     const text = bucketText(node);
     super(text.label, vscode.TreeItemCollapsibleState.None);
-    this.id = `bucket:${node.parent.id}:${node.startTime}`;
+    this.id = `bucket:${node.parent.id}:${node.startMs}`;
     this.description = text.description;
     this.contextValue = ContextValues.bucket;
     this.iconPath = new vscode.ThemeIcon('calendar');

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { hostOf } from '../config/profileSettings';
 import type { Logger } from '../core/log';
 import { mayBeMissingRoute, sharedRouteSupport } from '../core/runtime/routeSupport';
-import type { BillingResult, CallOptions, ServiceClient } from '../core/service';
+import type { CallOptions, ServiceClient } from '../core/service';
+import type { BillingTableResult } from '../core/billing/readBillingBody';
 import { describeError, type ErrorDescription } from '../errors/describeError';
 import type { Connection } from '../connection/connection';
 import { Commands } from '../connection/commandIds';
@@ -27,12 +28,12 @@ const WINDOW_STATE_KEY = 'serverlessGpu.billingWindow';
 export type TreeState =
   | { kind: 'idle' }
   | { kind: 'noKey' }
-  | { kind: 'loaded'; result: BillingResult; model: BillingTreeModel }
+  | { kind: 'loaded'; result: BillingTableResult; model: BillingTreeModel }
   | { kind: 'error'; error: ErrorDescription; retryAt?: number };
 
 export interface LoadedBilling {
   window: BillingWindow;
-  result: BillingResult;
+  result: BillingTableResult;
   model: BillingTreeModel;
 }
 
@@ -138,10 +139,10 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
         next = { kind: 'noKey' };
       } else {
         const [result, listed] = await Promise.all([
-          client.listBilling(windowQuery(this.currentWindow), { signal }),
+          client.listBillingTable(windowQuery(this.currentWindow), { signal }),
           this.listEndpoints(client, { signal }),
         ]);
-        const model = buildBillingTree(result.response, this.added.list(this.connection.profile.name), listed);
+        const model = buildBillingTree(result.table, this.added.list(this.connection.profile.name), listed);
         next = { kind: 'loaded', result, model };
         for (const w of result.warnings) this.logger.warn(`Billing response: ${w}`);
       }

@@ -3,6 +3,7 @@
 import { BUCKET_ADJECTIVE, describeRange } from './billingWindow';
 import { bucketLabel, formatBreakdown, type BillingTreeModel, type BucketNode, type EndpointNode } from './billingTreeModel';
 import { formatUsd, formatUsdExact } from '../core/billing/usd';
+import { isoFromMs } from '../core/billing/billingTable';
 import { healthSummary, healthTooltip, type HealthLook } from './healthText';
 
 // Tooltips are separate: the tree computes them only when the user hovers (resolveTreeItem), since a
@@ -43,13 +44,13 @@ export function endpointTooltip(node: EndpointNode, window: BillingTreeModel['wi
 export function bucketText(node: BucketNode): ItemText {
   const a = node.amounts;
   // The service emits every bucket of the window for each endpoint: an idle one reads "$0.00", not five zeros.
-  if (a.total === 0 && a.gpu === 0 && a.cpu === 0 && a.disk === 0 && a.fee === 0) return { label: bucketLabel(node.startTime, node.bucketSize), description: formatUsd(0) };
+  if (a.total === 0 && a.gpu === 0 && a.cpu === 0 && a.disk === 0 && a.fee === 0) return { label: bucketLabel(node.startMs, node.bucketSize), description: formatUsd(0) };
   return {
-    label: bucketLabel(node.startTime, node.bucketSize),
+    label: bucketLabel(node.startMs, node.bucketSize),
     description: `${formatUsd(node.amounts.total)} · ${formatBreakdown(node.amounts)}`,
   };
 }
 
 export function bucketTooltip(node: BucketNode): string {
-  return `${node.startTime} – ${node.endTime}\nTotal ${formatUsdExact(node.amounts.total)}\n${formatBreakdown(node.amounts, true)}`;
+  return `${isoFromMs(node.startMs)} – ${isoFromMs(node.endMs)}\nTotal ${formatUsdExact(node.amounts.total)}\n${formatBreakdown(node.amounts, true)}`;
 }

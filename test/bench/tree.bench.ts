@@ -1,7 +1,8 @@
 // Endpoints tree figure (issue 4): the time from "Refresh" to every tree item being resolved, for 50
 // endpoints over 365 daily buckets (18,250 records), served by a local HTTP server. The candidate is what the
-// tree does on refresh: the client's billing call (fetch, JSON, validation, consistency check), the tree
-// model (aggregation, sorting, nodes), and the label and description of every endpoint and bucket item, as
+// tree does on refresh: the client's billing call (fetch; then, on the billing worker thread of
+// dist/billingWorker.js as in the extension, decoding, key scrub, JSON, validation, consistency check and
+// aggregation into columns), the tree model (nodes, sorting), and the label and description of every endpoint and bucket item, as
 // if every endpoint were expanded (what getTreeItem computes when each node is shown; tooltips wait for a
 // hover). A second figure stops at the top level, which is what the view shows after a refresh. The baseline, in the same run and against the same
 // server: a raw fetch + JSON.parse of the same response. The vscode TreeItem objects themselves are not built
@@ -11,6 +12,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createServiceClient } from '../../src/core/http/client';
+import { createWorkerBillingReader } from '../../src/core/billing/billingReader';
 import { buildBillingTree } from '../../src/endpoints/billingTreeModel';
 import { windowQuery } from '../../src/endpoints/billingWindow';
 import { bucketText, endpointText } from '../../src/endpoints/itemText';
@@ -40,7 +42,9 @@ export default async function treeBench(ctx: BenchContext): Promise<void> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
-    const client = createServiceClient({ billingBaseUrl: base, jobsBaseUrl: base, apiKey: KEY });
+    // `npm run bench` builds first: this is the worker file the extension ships.
+    const billingReader = createWorkerBillingReader(join(ctx.root, 'dist', 'billingWorker.js'), (m) => { throw new Error(m); });
+    const client = createServiceClient({ billingBaseUrl: base, jobsBaseUrl: base, apiKey: KEY }, { billingReader });
     const query = windowQuery({ kind: 'preset', preset: 'last30Days' });
     const url = `${base}/v2/billing/serverless?lastN=365&bucketSize=day`;
 
@@ -50,8 +54,8 @@ export default async function treeBench(ctx: BenchContext): Promise<void> {
     };
     let items = 0;
     const refresh = async () => {
-      const result = await client.listBilling(query);
-      const model = buildBillingTree(result.response, [{ id: 'added-endpoint', displayName: 'Added by hand' }]);
+      const result = await client.listBillingTable(query);
+      const model = buildBillingTree(result.table, [{ id: 'added-endpoint', displayName: 'Added by hand' }]);
       items = 0;
       for (const e of model.endpoints) {
         endpointText(e);
@@ -70,18 +74,19 @@ export default async function treeBench(ctx: BenchContext): Promise<void> {
     ctx.report('tree.refreshToItems', candidate.medianMs, 'ms', { name: 'tree.fetchJsonParse', value: baseline.medianMs });
 
     const topLevel = async () => {
-      const result = await client.listBilling(query);
-      const model = buildBillingTree(result.response);
+      const result = await client.listBillingTable(query);
+      const model = buildBillingTree(result.table);
       return model.endpoints.map((e) => endpointText(e));
     };
     const top = await ctx.compare(rawFetch, topLevel, { iterations: 15, warmup: 3 });
     ctx.report('tree.fetchJsonParse.topLevelRuns', top.baseline.medianMs, 'ms');
     ctx.report('tree.refreshToTopLevel', top.candidate.medianMs, 'ms', { name: 'tree.fetchJsonParse.topLevelRuns', value: top.baseline.medianMs });
 
-    // The part after the response has arrived and been validated: what the tree adds on top of the client.
-    const result = await client.listBilling(query);
-    const modelOnly = await ctx.timeIt(() => buildBillingTree(result.response), { iterations: 15, warmup: 3 });
+    // The part after the table has arrived: what the tree adds on top of the client (every endpoint's buckets).
+    const result = await client.listBillingTable(query);
+    const modelOnly = await ctx.timeIt(() => buildBillingTree(result.table).endpoints.map((e) => e.buckets.length), { iterations: 15, warmup: 3 });
     ctx.report('tree.modelOnly', modelOnly.medianMs, 'ms', { name: 'tree.fetchJsonParse', value: baseline.medianMs });
+    billingReader.dispose();
   } finally {
     await new Promise<void>((r) => server.close(() => r()));
   }

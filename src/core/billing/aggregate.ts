@@ -33,6 +33,8 @@ export interface BillingAggregate {
   endpoints: EndpointTotals[];
   /** Each endpoint's records, newest bucket first. */
   bucketsOf(serverlessId: string): readonly ServerlessBillingRecord[];
+  /** The epoch ms of each of bucketsOf(serverlessId)'s startTimes, in the same order (parsed once already). */
+  bucketStartsOf(serverlessId: string): readonly number[];
   /** Per-bucket sums, oldest first (a chart's x axis), over every endpoint or only `serverlessId`. */
   series(serverlessId?: string): BucketPoint[];
 }
@@ -138,6 +140,12 @@ export function aggregateBilling(response: { records: readonly ServerlessBilling
     bucketsOf: (serverlessId) => {
       const acc = byEndpoint.get(serverlessId);
       return acc ? newestFirst(acc) : [];
+    },
+    bucketStartsOf: (serverlessId) => {
+      const acc = byEndpoint.get(serverlessId);
+      if (!acc) return [];
+      newestFirst(acc);
+      return acc.starts;
     },
     series: (serverlessId) => {
       if (serverlessId === undefined) return overall.map((p) => ({ ...p }));

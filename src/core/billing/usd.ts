@@ -75,10 +75,33 @@ function dollars(amount: number, decimals: number, minDecimals: number): string 
   return `${sign}$${groupThousands(fixed.slice(0, dot))}${fraction ? `.${fraction}` : ''}`;
 }
 
+/** Below this many cents the fraction of `x * 100` is exact enough to round by (see centsFast). */
+const FAST_CENTS_LIMIT = 1e12;
+
+/**
+ * Cents by integer arithmetic, when `abs * 100` is clearly not on a half cent: then rounding the double and
+ * rounding its printed decimal agree, and no digit string is made (the tree formats ~100,000 amounts per
+ * refresh). Undefined near a half or for huge amounts: the exact path decides those.
+ */
+function centsFast(amount: number): string | undefined {
+  const abs = Math.abs(amount);
+  const scaled = abs * 100;
+  if (!(scaled < FAST_CENTS_LIMIT)) return undefined;
+  const floor = Math.floor(scaled);
+  const fraction = scaled - floor;
+  // The product errs by at most an ulp or so of `scaled` (as in mayEndOnHalf): near a half, ask the exact path.
+  if (Math.abs(fraction - 0.5) <= scaled * 1e-15 + 1e-9) return undefined;
+  const cents = fraction > 0.5 ? floor + 1 : floor;
+  const whole = Math.floor(cents / 100);
+  const rest = cents - whole * 100;
+  const sign = amount < 0 && cents !== 0 ? '-' : '';
+  return `${sign}$${groupThousands(String(whole))}.${rest < 10 ? '0' : ''}${rest}`;
+}
+
 /** "$1,234.57"; a non-zero amount under a cent reads "<$0.01" rather than a misleading "$0.00". */
 export function formatUsd(amount: number): string {
   if (amount !== 0 && Math.abs(amount) < 0.005) return amount > 0 ? '<$0.01' : '-<$0.01';
-  return dollars(amount, 2, 2);
+  return centsFast(amount) ?? dollars(amount, 2, 2);
 }
 
 /** Up to six decimals: for tooltips and the chart's hover, where the exact amount is wanted. */

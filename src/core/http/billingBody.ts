@@ -25,10 +25,23 @@ function recordsAreValid(records: unknown[]): boolean {
     }
     return ok;
   };
+  // Records come bucket by bucket, so most times equal the previous record's: compared before any lookup.
+  let lastStart: unknown = undefined;
+  let lastEnd: unknown = undefined;
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
     if (!isPlainObject(r)) return false;
-    if (typeof r['serverlessId'] !== 'string' || !validTime(r['startTime']) || !validTime(r['endTime'])) return false;
+    if (typeof r['serverlessId'] !== 'string') return false;
+    const start = r['startTime'];
+    const end = r['endTime'];
+    if (start !== lastStart) {
+      if (!validTime(start)) return false;
+      lastStart = start;
+    }
+    if (end !== lastEnd) {
+      if (!validTime(end)) return false;
+      lastEnd = end;
+    }
     for (const key of AMOUNT_KEYS) {
       const n = r[key];
       if (typeof n !== 'number' || !Number.isFinite(n)) return false;

@@ -7,6 +7,7 @@ import type { Clock } from './clock';
 import { createRedactingLogger, silentLogger, type Logger } from '../log';
 import { billingQueryString, validateBillingQuery } from '../billing/query';
 import { checkBillingConsistency } from '../billing/consistency';
+import { inlineBillingReader, type BillingReader } from '../billing/billingReader';
 import { Job, RunResponse, routes, type BillingQueryParams, type JobInput } from '../schemas';
 import type { BillingResult, CallOptions, ConnectionSettings, ServiceClient, SubmitOptions } from '../service';
 import { createRuntimeCalls } from '../runtime/client';
@@ -26,6 +27,8 @@ export interface ServiceClientDeps {
   retry?: Partial<RetryPolicy>;
   /** Defaults to the global fetch at call time (VS Code patches it for proxies). */
   fetch?: typeof fetch;
+  /** Who reads listBillingTable's body; defaults to this thread (the extension passes its billing worker). */
+  billingReader?: BillingReader;
 }
 
 export function createServiceClient(settings: ConnectionSettings, deps: ServiceClientDeps = {}): ServiceClient {
@@ -55,6 +58,15 @@ export function createServiceClient(settings: ConnectionSettings, deps: ServiceC
       const warnings = checkBillingConsistency(response);
       for (const w of warnings) logger.warn(`billing response: ${w}`);
       return { response, warnings };
+    },
+
+    async listBillingTable(query: BillingQueryParams, options: CallOptions = {}) {
+      const problems = validateBillingQuery(query);
+      if (problems.length > 0) throw new BadQueryError(problems);
+      const url = joinUrl(frozen.billingBaseUrl, routes.billing, billingQueryString(query));
+      const result = await http.send({ method: 'GET', url, idempotent: true, route: { kind: 'billing' }, ...options }, deps.billingReader ?? inlineBillingReader);
+      for (const w of result.warnings) logger.warn(`billing response: ${w}`);
+      return result;
     },
 
     ...createRuntimeCalls(http, frozen),

@@ -13,7 +13,8 @@
 //   server: a duplicate job costs the user money. Holding a request back BEFORE sending it, because a
 //   rate-limit window is exhausted, is always fine: nothing reached the server yet.
 import type { z } from 'zod';
-import { CancelledError, NetworkError, RateLimitedError, SchemaError, ServiceError, TimeoutError } from './errors';
+import { CancelledError, NetworkError, RateLimitedError, ServiceError, TimeoutError } from './errors';
+import { parseBody, type BodyParser } from './parseBody';
 import { exhaustedWindow, isEmptySnapshot, mergeRateLimits, parseRateLimitHeaders, rateLimitWaitMs } from './rateLimit';
 import { errorFromResponse, requestedWaitMs } from './responseError';
 import { systemClock, type Clock } from './clock';
@@ -72,8 +73,21 @@ export interface HttpRequest {
   timeoutMs?: number;
 }
 
-/** A parsed body that is not a plain `schema.safeParse` (see billingBody.ts). */
-export type BodyParser<T> = (json: unknown) => { success: true; data: T } | { success: false; error: z.ZodError };
+export type { BodyParser } from './parseBody';
+
+/**
+ * A body read as bytes, not text, by the caller's own reader (the billing worker, ../billing/billingReader.ts),
+ * which scrubs the key and parses it off the extension host's thread. Only for 2xx answers; any other status is
+ * read as text and becomes a typed error here, as always.
+ */
+export interface BytesBodyReader<T> {
+  /** Must remove `secrets` from the body (as `scrubSecrets(unescapePrintableAscii(text))` does) before parsing it. */
+  readBytes(body: ArrayBuffer, meta: { status: number; contentType: string | null; secrets: string[] }): Promise<T>;
+}
+
+function isBytesReader<T>(parse: unknown): parse is BytesBodyReader<T> {
+  return typeof parse === 'object' && parse !== null && typeof (parse as BytesBodyReader<T>).readBytes === 'function';
+}
 
 export interface HttpTransportOptions {
   /** Origins (scheme://host:port) that may receive the API key. No other origin ever gets it. */
@@ -90,7 +104,7 @@ export interface HttpTransportOptions {
 }
 
 export interface HttpTransport {
-  send<T>(request: HttpRequest, parse: z.ZodType<T> | BodyParser<T>): Promise<T>;
+  send<T>(request: HttpRequest, parse: z.ZodType<T> | BodyParser<T> | BytesBodyReader<T>): Promise<T>;
   readonly rateLimits: RateLimitSnapshot;
   onRateLimits(listener: (snapshot: RateLimitSnapshot) => void): () => void;
   /** Called before every wait between attempts (and before a request held for an exhausted window). */
@@ -100,7 +114,8 @@ export interface HttpTransport {
 interface RawResponse {
   status: number;
   headers: Headers;
-  body: string;
+  /** Bytes only for a 2xx answer to a request read with a BytesBodyReader; scrubbed text otherwise. */
+  body: string | ArrayBuffer;
   receivedAt: number;
 }
 
@@ -151,21 +166,6 @@ function describeFailure(e: unknown): string {
   // "fetch failed" says nothing a user can act on when a cause follows.
   const useful = parts.length > 1 ? parts.filter((p) => p !== 'fetch failed') : parts;
   return useful.join(': ') || 'connection failed';
-}
-
-export function parseBody<T>(body: string, parse: z.ZodType<T> | BodyParser<T>, status: number, contentType: string | null): T {
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch (e) {
-    const what = body.trim() === '' ? 'the body is empty' : `the body is not JSON (${e instanceof Error ? e.message : String(e)})`;
-    throw new SchemaError('', contentType ? `${what}; content-type ${contentType}` : what, status);
-  }
-  const result = typeof parse === 'function' ? parse(json) : parse.safeParse(json);
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const path = issue ? issue.path.map(String).join('.') : '';
-  throw new SchemaError(path, issue?.message ?? 'does not match the expected shape', status);
 }
 
 export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
@@ -231,7 +231,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   }
 
   /** One exchange: request out, whole body in. Throws Cancelled/Timeout/Network errors, never a raw one. */
-  async function exchange(request: HttpRequest): Promise<RawResponse> {
+  async function exchange(request: HttpRequest, asBytes: boolean): Promise<RawResponse> {
     const { signal } = request;
     if (signal?.aborted) throw new CancelledError();
     const timeoutMs = request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -265,7 +265,12 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           logger.debug(`redirected to ${url.origin}${url.pathname}`);
           continue;
         }
-        // THE choke point of issue 12: every byte of every answer passes here before it is parsed, so no
+        // A big 2xx body bound for a BytesBodyReader stays bytes: decoding, scrubbing and parsing it are the
+        // reader's, off this thread. The reader is handed the key to scrub (see BytesBodyReader).
+        if (asBytes && response.status >= 200 && response.status < 300) {
+          return { status: response.status, headers: response.headers, body: await response.arrayBuffer(), receivedAt: clock.now() };
+        }
+        // THE choke point of issue 12: every byte of every other answer passes here before it is parsed, so no
         // field (a worker's output, workerId, error, a problem's detail) can carry the key to a panel, the
         // history, job.json or a log, whatever new field a later version reads.
         const text = scrubBody(await response.text());
@@ -293,7 +298,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     return Math.floor(random() * ceiling);
   }
 
-  async function send<T>(request: HttpRequest, parse: z.ZodType<T> | BodyParser<T>): Promise<T> {
+  async function send<T>(request: HttpRequest, parse: z.ZodType<T> | BodyParser<T> | BytesBodyReader<T>): Promise<T> {
+    const bytesReader = isBytesReader<T>(parse) ? parse : undefined;
     const label = `${request.method} ${request.url.origin}${request.url.pathname}`;
     for (let attempt = 1; ; attempt++) {
       await waitForQuota(request);
@@ -301,7 +307,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       let response: RawResponse;
       try {
         logger.debug(`-> ${label}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
-        response = await exchange(request);
+        response = await exchange(request, bytesReader !== undefined);
       } catch (e) {
         const retryable = e instanceof NetworkError && request.idempotent && attempt < policy.maxAttempts;
         logger.warn(`${label} failed: ${e instanceof Error ? e.message : String(e)}${retryable ? '; retrying' : ''}`);
@@ -314,11 +320,16 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       noteRateLimits(response.headers, response.receivedAt);
       logger.debug(`<- ${response.status} ${label} (${response.receivedAt - started} ms)`);
       if (response.status >= 200 && response.status < 300) {
-        return parseBody(response.body, parse, response.status, response.headers.get('content-type'));
+        const contentType = response.headers.get('content-type');
+        if (typeof response.body !== 'string') {
+          return bytesReader!.readBytes(response.body, { status: response.status, contentType, secrets: options.apiKey ? [options.apiKey] : [] });
+        }
+        return parseBody(response.body, parse as z.ZodType<T> | BodyParser<T>, response.status, contentType);
       }
-      const error = errorFromResponse({ ...response, rateLimits });
+      const failed = { ...response, body: typeof response.body === 'string' ? response.body : '', rateLimits };
+      const error = errorFromResponse(failed);
       if (!request.idempotent || !RETRYABLE_STATUSES.has(response.status) || attempt >= policy.maxAttempts) throw error;
-      const asked = requestedWaitMs({ ...response, rateLimits }) ?? 0;
+      const asked = requestedWaitMs(failed) ?? 0;
       if (asked > policy.maxRetryWaitMs) throw error;
       // Counted from when the answer arrived, as Retry-After and `t` are (SPEC 8.2, 8.4).
       const delay = Math.max(backoffMs(attempt), asked);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildBillingTree } from '../../../src/endpoints/billingTreeModel';
+import { buildBillingTable } from '../../../src/core/billing/billingTable';
 import { formatUsd, formatUsdExact } from '../../../src/core/billing/usd';
 import { describeWindow, parseStoredWindow, validateRange, validateRfc3339, windowQuery } from '../../../src/endpoints/billingWindow';
 import { aBillingResponse } from '../builders/billingResponse';
@@ -54,13 +55,14 @@ describe('billing tree model', () => {
   test('endpoints sorted by cost, zero-cost last, added ones appended; buckets newest first', () => {
     const response = aBillingResponse().withEndpoints(['cheap', 'free', 'dear']).daily(3)
       .withAmounts((e, b) => ({ gpuAmount: e === 1 ? 0 : (e + 1) * (b + 1), cpuAmount: 0, diskAmount: 0, feeAmount: 0 })).build();
-    const model = buildBillingTree(response, [{ id: 'mine', displayName: 'My endpoint' }, { id: 'dear', displayName: 'Dear one' }]);
+    const model = buildBillingTree(buildBillingTable(response), [{ id: 'mine', displayName: 'My endpoint' }, { id: 'dear', displayName: 'Dear one' }]);
     assert.deepEqual(model.endpoints.map((e) => e.id), ['dear', 'cheap', 'free', 'mine']);
     assert.equal(model.endpoints[0]!.displayName, 'Dear one');
     assert.equal(model.endpoints[3]!.added, true);
     assert.deepEqual(model.endpoints[3]!.buckets, []);
-    const starts = model.endpoints[0]!.buckets.map((b) => b.startTime);
-    assert.deepEqual(starts, [...starts].sort().reverse());
+    const starts = model.endpoints[0]!.buckets.map((b) => b.startMs);
+    assert.equal(starts.length, 3);
+    assert.deepEqual(starts, [...starts].sort((a, b) => b - a));
     assert.equal(model.endpoints[0]!.buckets[0]!.parent, model.endpoints[0]);
     assert.equal(model.totals.total, response.metadata.totals.totalAmount);
   });

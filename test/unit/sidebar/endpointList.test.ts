@@ -3,12 +3,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildBillingTree, type EndpointNode } from '../../../src/endpoints/billingTreeModel';
+import { buildBillingTable } from '../../../src/core/billing/billingTable';
 import { endpointText, endpointTooltip } from '../../../src/endpoints/itemText';
 import { aBillingResponse } from '../builders/billingResponse';
 
-const billed = () => aBillingResponse().withEndpoints(['abc123', 'gone-1', 'free-one']).daily(3)
+const billed = () => buildBillingTable(aBillingResponse().withEndpoints(['abc123', 'gone-1', 'free-one']).daily(3)
   .withAmounts((e) => (e === 2 ? { gpuAmount: 0, cpuAmount: 0, diskAmount: 0, feeAmount: 0 } : { gpuAmount: e === 0 ? 2 : 1, cpuAmount: 0, diskAmount: 0, feeAmount: 0 }))
-  .build();
+  .build());
 
 function byId(nodes: readonly EndpointNode[], id: string): EndpointNode {
   const n = nodes.find((e) => e.id === id);

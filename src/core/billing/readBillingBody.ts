@@ -1,0 +1,29 @@
+// A 2xx billing body, as bytes, to what the views need: decoded, the key scrubbed by value (issue 12's rule for
+// every answer; see BytesBodyReader), parsed and validated against the schema (billingBody.ts), checked for
+// consistency, and aggregated into columns (billingTable.ts). The same function runs in the billing worker
+// and, where there is no worker, on the caller's thread. No `vscode` import.
+import { scrubSecrets, unescapePrintableAscii } from '../log';
+import { safeParseBillingResponse } from '../http/billingBody';
+import { parseBody } from '../http/parseBody';
+import { checkBillingConsistency } from './consistency';
+import { buildBillingTable, type BillingTable } from './billingTable';
+
+export interface BillingTableResult {
+  table: BillingTable;
+  /** Inconsistencies between metadata and records (recordCount, uniqueServerlessCount, totals): shown, not fatal. */
+  warnings: string[];
+}
+
+export interface BillingBodyMeta {
+  status: number;
+  contentType: string | null;
+  /** Removed from the text before it is parsed. */
+  secrets: string[];
+}
+
+/** Throws SchemaError (from parseBody) for a body that is not JSON or not a billing response. */
+export function readBillingBody(body: ArrayBuffer | Uint8Array, meta: BillingBodyMeta): BillingTableResult {
+  const text = scrubSecrets(unescapePrintableAscii(new TextDecoder().decode(body)), meta.secrets);
+  const response = parseBody(text, safeParseBillingResponse, meta.status, meta.contentType);
+  return { table: buildBillingTable(response), warnings: checkBillingConsistency(response) };
+}

@@ -1,0 +1,132 @@
+// Billing read off the caller's thread (src/core/billing/billingReader.ts, billingWorker.ts): the worker's
+// table is the one the inline reader makes, its errors are the same SchemaErrors, the key is scrubbed there
+// too, the body is transferred (not copied), and a missing or dying worker fails clearly, never silently.
+// Real HTTP servers on 127.0.0.1 and a real worker thread, the entry bundled by esbuild as the build does.
+import { before, describe, test } from 'node:test';
+import * as esbuild from 'esbuild';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createServiceClient } from '../../../src/core/http/client';
+import { SchemaError } from '../../../src/core/http/errors';
+import { createWorkerBillingReader, inlineBillingReader, type BillingReader } from '../../../src/core/billing/billingReader';
+import { buildBillingTable, isoFromMs, type BillingTable } from '../../../src/core/billing/billingTable';
+import { aBillingResponse } from '../builders/billingResponse';
+import { json, rejection, scriptedServers } from '../support/scriptedServer';
+
+const KEY = 'rpa_READERKEY_abcdefghijkl';
+const serve = scriptedServers();
+let WORKER_FILE = '';
+
+before(async () => {
+  // A worker thread does not load TypeScript through tsx: bundle the entry as scripts/build.mjs does.
+  WORKER_FILE = join(mkdtempSync(join(tmpdir(), 'billing-worker-build-')), 'billingWorker.js');
+  await esbuild.build({ entryPoints: [resolve(__dirname, '../../../src/core/billing/billingWorker.ts')], outfile: WORKER_FILE, bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'silent' });
+});
+
+function clientWith(url: string, billingReader: BillingReader) {
+  return createServiceClient({ billingBaseUrl: url, jobsBaseUrl: url, apiKey: KEY }, { random: () => 0, retry: { maxAttempts: 1 }, billingReader });
+}
+
+/** A table as plain values, so deepEqual compares the numbers (typed arrays as arrays). */
+function plain(t: BillingTable): unknown {
+  return JSON.parse(JSON.stringify(t, (_k, v: unknown) => (ArrayBuffer.isView(v) ? Array.from(v as Float64Array) : v)));
+}
+
+describe('billing reader', () => {
+  test('the worker\'s table and warnings are the inline reader\'s, and the bucket columns hold what the records said', async () => {
+    const body = aBillingResponse().withEndpoints(3).daily(4).startingAt('2026-01-01T00:00:00Z').build();
+    body.metadata.recordCount = 99; // a warning to carry back
+    const server = await serve([json(body), json(body)]);
+    const worker = createWorkerBillingReader(WORKER_FILE);
+    try {
+      const fromWorker = await clientWith(server.url, worker).listBillingTable({ lastN: 4, bucketSize: 'day' });
+      const inline = await clientWith(server.url, inlineBillingReader).listBillingTable({ lastN: 4, bucketSize: 'day' });
+      assert.deepEqual(plain(fromWorker.table), plain(inline.table));
+      assert.deepEqual(fromWorker.warnings, inline.warnings);
+      assert.match(fromWorker.warnings.join(' '), /99 records but sent 12/);
+      const t = fromWorker.table;
+      assert.equal(t.endpoints.length, 3);
+      assert.equal(t.bucketOffsets[3], 12);
+      // Newest first within an endpoint, and every record's numbers where they belong.
+      const first = t.endpoints[0]!.id;
+      const records = body.records.filter((r) => r.serverlessId === first).sort((a, b) => Date.parse(b.startTime) - Date.parse(a.startTime));
+      assert.deepEqual(Array.from(t.bucketStartMs.subarray(0, 4), isoFromMs), records.map((r) => r.startTime));
+      assert.deepEqual(Array.from(t.bucketAmounts.subarray(0, 5)), [records[0]!.totalAmount, records[0]!.gpuAmount, records[0]!.cpuAmount, records[0]!.diskAmount, records[0]!.feeAmount]);
+      assert.deepEqual(plain(t), plain(buildBillingTable(body)));
+    } finally {
+      worker.dispose();
+    }
+  });
+
+  test('a body that is not a billing response is the same SchemaError from the worker as from listBilling', async () => {
+    const body = aBillingResponse().withEndpoints(1).daily(2).build() as unknown as { records: Record<string, unknown>[] };
+    body.records[1]!['totalAmount'] = 'lots';
+    const server = await serve([json(body), json(body), { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>' }]);
+    const worker = createWorkerBillingReader(WORKER_FILE);
+    try {
+      const client = clientWith(server.url, worker);
+      const fromWorker = await rejection(client.listBillingTable({ lastN: 2, bucketSize: 'day' }));
+      const fromThread = await rejection(client.listBilling({ lastN: 2, bucketSize: 'day' }));
+      assert.ok(fromWorker instanceof SchemaError);
+      assert.equal(fromWorker.message, fromThread.message);
+      assert.equal(fromWorker.path, 'records.1.totalAmount');
+      assert.equal(fromWorker.status, 200);
+      const notJson = await rejection(client.listBillingTable({ lastN: 2, bucketSize: 'day' }));
+      assert.ok(notJson instanceof SchemaError);
+      assert.match(notJson.message, /not JSON.*content-type text\/html/);
+    } finally {
+      worker.dispose();
+    }
+  });
+
+  test('the key is scrubbed in the worker before the body is parsed, as for every other answer', async () => {
+    const body = aBillingResponse().withEndpoints([`echo-${KEY}`]).daily(1).build();
+    const server = await serve([json(body)]);
+    const worker = createWorkerBillingReader(WORKER_FILE);
+    try {
+      const { table } = await clientWith(server.url, worker).listBillingTable({ lastN: 1, bucketSize: 'day' });
+      assert.equal(table.endpoints[0]!.id, 'echo-[REDACTED]');
+    } finally {
+      worker.dispose();
+    }
+  });
+
+  test('the body goes to the worker by transfer: the caller\'s buffer is detached, not copied', async () => {
+    const worker = createWorkerBillingReader(WORKER_FILE);
+    try {
+      const bytes = new TextEncoder().encode(JSON.stringify(aBillingResponse().withEndpoints(2).daily(2).build()));
+      const body = bytes.buffer as ArrayBuffer;
+      const result = await worker.readBytes(body, { status: 200, contentType: 'application/json', secrets: [] });
+      assert.equal(body.byteLength, 0);
+      assert.equal(result.table.endpoints.length, 2);
+    } finally {
+      worker.dispose();
+    }
+  });
+
+  test('a worker that dies fails its read with the reason, and the next read starts a new worker', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'billing-worker-'));
+    const dying = join(dir, 'dying.js');
+    writeFileSync(dying, "require('node:worker_threads').parentPort.on('message', () => process.exit(3));\n");
+    const reader = createWorkerBillingReader(dying);
+    try {
+      const body = () => new TextEncoder().encode('{}').buffer as ArrayBuffer;
+      await assert.rejects(reader.readBytes(body(), { status: 200, contentType: null, secrets: [] }), /billing worker stopped \(exit code 3\)/);
+      await assert.rejects(reader.readBytes(body(), { status: 200, contentType: null, secrets: [] }), /exit code 3/);
+    } finally {
+      reader.dispose();
+    }
+  });
+
+  test('without its worker file the reader reads on this thread and says so once', async () => {
+    const warnings: string[] = [];
+    const reader = createWorkerBillingReader(join(tmpdir(), 'no-such-billing-worker.js'), (m) => warnings.push(m));
+    const read = () => reader.readBytes(new TextEncoder().encode(JSON.stringify(aBillingResponse().withEndpoints(1).daily(1).build())).buffer as ArrayBuffer, { status: 200, contentType: null, secrets: [] });
+    assert.equal((await read()).table.endpoints.length, 1);
+    assert.equal((await read()).table.endpoints.length, 1);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0]!, /missing; reading billing on this thread/);
+  });
+});
