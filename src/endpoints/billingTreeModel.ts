@@ -1,7 +1,7 @@
 // What the Endpoints tree shows, computed from one billing table (../core/billing/billingTable.ts): endpoint
 // nodes (billed endpoints, the account's endpoint list where the service has one, and the endpoints the user
-// added) with their totals and buckets, sorted for display. No `vscode` import, so the bench times exactly this in plain Node, the merge is
-// unit-tested there, and the tree items are thin wrappers around it.
+// added) with their totals and buckets, sorted for display. No `vscode` import, so the bench times exactly
+// this in plain Node, the merge is unit-tested there, and the tree items are thin wrappers around it.
 import { AMOUNTS_PER_ROW, type BillingTable, type TableAmounts } from '../core/billing/billingTable';
 import type { BucketSize } from '../core/schemas';
 import { formatUsd, formatUsdExact } from '../core/billing/usd';
@@ -49,6 +49,8 @@ export interface EndpointNode {
    */
   readonly deleted: boolean;
   readonly amounts: Breakdown;
+  /** How many buckets it has, known without making them (whether the item can be expanded). */
+  readonly bucketCount: number;
   /** Newest first; made from the table's columns when first asked for (when the user expands the endpoint). */
   readonly buckets: BucketNode[];
 }
@@ -87,6 +89,7 @@ class TableEndpointNode implements EndpointNode {
   readonly listed: boolean;
   readonly deleted: boolean;
   readonly amounts: Breakdown;
+  readonly bucketCount: number;
   private made: BucketNode[] | undefined;
 
   constructor(facts: EndpointFacts, private readonly table: BillingTable | undefined, private readonly row: number) {
@@ -96,6 +99,7 @@ class TableEndpointNode implements EndpointNode {
     this.listed = facts.listed;
     this.deleted = facts.deleted;
     this.amounts = facts.amounts;
+    this.bucketCount = table ? table.bucketOffsets[row + 1]! - table.bucketOffsets[row]! : 0;
   }
 
   get buckets(): BucketNode[] {

@@ -30,7 +30,7 @@ export type TreeNode = EndpointNode | BucketNode | MessageNode;
 export class EndpointItem extends vscode.TreeItem {
   constructor(readonly node: EndpointNode, health?: HealthLook) {
     const text = endpointText(node, health);
-    super(text.label, node.buckets.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    super(text.label, node.bucketCount ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     this.id = `endpoint:${node.id}`;
     this.description = text.description;
     this.contextValue = node.added ? ContextValues.addedEndpoint : node.deleted ? ContextValues.deletedEndpoint : ContextValues.endpoint;

@@ -4,16 +4,18 @@
 // and ends after a minute with none, so an idle window keeps no second V8 heap. No `vscode` import.
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import type { BytesBodyReader } from '../http/request';
+import type { BodySink, BytesBodyReader } from '../http/request';
 import { SchemaError } from '../http/errors';
 import { readBillingBody, type BillingBodyMeta, type BillingTableResult } from './readBillingBody';
 
 export type BillingReader = BytesBodyReader<BillingTableResult>;
 
-export interface BillingWorkerRequest extends BillingBodyMeta {
-  id: number;
-  body: ArrayBuffer;
-}
+/** One body's messages, in order: open, a chunk per piece received, then end (or abort). */
+export type BillingWorkerRequest =
+  | { type: 'open'; id: number; meta: BillingBodyMeta }
+  | { type: 'chunk'; id: number; chunk: Uint8Array }
+  | { type: 'end'; id: number }
+  | { type: 'abort'; id: number };
 
 export type BillingWorkerReply =
   | { id: number; ok: true; result: BillingTableResult }
@@ -21,7 +23,14 @@ export type BillingWorkerReply =
 
 /** Reads on the calling thread. */
 export const inlineBillingReader: BillingReader = {
-  readBytes: async (body, meta) => readBillingBody(body, meta),
+  open(meta) {
+    const chunks: Uint8Array[] = [];
+    return {
+      write: (chunk) => void chunks.push(chunk),
+      finish: async () => readBillingBody(Buffer.concat(chunks), meta),
+      abort: () => void (chunks.length = 0),
+    };
+  },
 };
 
 export interface WorkerBillingReader extends BillingReader {
@@ -30,6 +39,7 @@ export interface WorkerBillingReader extends BillingReader {
 }
 
 const IDLE_MS = 60_000;
+const BATCH_BYTES = 1 << 20;
 
 /**
  * Reads in a worker thread running `workerFile` (dist/billingWorker.js). When that file does not exist, reads
@@ -90,21 +100,52 @@ export function createWorkerBillingReader(workerFile: string, warn: (message: st
   }
 
   return {
-    readBytes(body, meta) {
+    open(meta): BodySink<BillingTableResult> {
       if (!existsSync(workerFile)) {
         if (!warnedMissing) warn(`billing worker ${workerFile} is missing; reading billing on this thread`);
         warnedMissing = true;
-        return inlineBillingReader.readBytes(body, meta);
+        return inlineBillingReader.open(meta);
       }
-      return new Promise<BillingTableResult>((resolve, reject) => {
-        const id = nextId++;
-        pending.set(id, { resolve, reject });
-        clearTimeout(idleTimer);
-        const w = started();
-        w.ref();
-        const request: BillingWorkerRequest = { id, body, status: meta.status, contentType: meta.contentType, secrets: meta.secrets };
-        w.postMessage(request, [body]);
-      });
+      const id = nextId++;
+      clearTimeout(idleTimer);
+      const w = started();
+      w.ref();
+      const result = new Promise<BillingTableResult>((resolve, reject) => pending.set(id, { resolve, reject }));
+      result.catch(() => undefined); // read by finish(); an aborted body's failure is nobody's to see
+      const post = (request: BillingWorkerRequest, transfer: ArrayBuffer[] = []): void => w.postMessage(request, transfer);
+      post({ type: 'open', id, meta });
+      // Chunks are gathered into batches of their own (a chunk may be a view of a pooled buffer, so it cannot be
+      // transferred itself), each sent by transfer: a few dozen messages for 80 MB instead of over a thousand.
+      let batch = new Uint8Array(BATCH_BYTES);
+      let filled = 0;
+      const flush = (): void => {
+        if (filled === 0) return;
+        const full = filled === batch.length ? batch : batch.slice(0, filled);
+        post({ type: 'chunk', id, chunk: full }, [full.buffer as ArrayBuffer]);
+        batch = new Uint8Array(BATCH_BYTES);
+        filled = 0;
+      };
+      return {
+        write(chunk) {
+          for (let at = 0; at < chunk.length;) {
+            const n = Math.min(chunk.length - at, batch.length - filled);
+            batch.set(chunk.subarray(at, at + n), filled);
+            filled += n;
+            at += n;
+            if (filled === batch.length) flush();
+          }
+        },
+        finish() {
+          flush();
+          post({ type: 'end', id });
+          return result;
+        },
+        abort() {
+          post({ type: 'abort', id });
+          pending.delete(id);
+          settled();
+        },
+      };
     },
     dispose() {
       failAll(new Error('The billing worker was stopped.'));

@@ -77,16 +77,25 @@ export type { BodyParser } from './parseBody';
 
 /**
  * A body read as bytes, not text, by the caller's own reader (the billing worker, ../billing/billingReader.ts),
- * which scrubs the key and parses it off the extension host's thread. Only for 2xx answers; any other status is
- * read as text and becomes a typed error here, as always.
+ * which decodes, scrubs the key from and parses it off the extension host's thread. Only for 2xx answers; any
+ * other status is read as text and becomes a typed error here, as always. The body is handed over chunk by
+ * chunk as it arrives, so this thread never holds (or copies) the whole of a big body at once.
  */
 export interface BytesBodyReader<T> {
-  /** Must remove `secrets` from the body (as `scrubSecrets(unescapePrintableAscii(text))` does) before parsing it. */
-  readBytes(body: ArrayBuffer, meta: { status: number; contentType: string | null; secrets: string[] }): Promise<T>;
+  /** `secrets` must be removed from the body (as `scrubSecrets(unescapePrintableAscii(text))` does) before it is parsed. */
+  open(meta: { status: number; contentType: string | null; secrets: string[] }): BodySink<T>;
+}
+
+export interface BodySink<T> {
+  write(chunk: Uint8Array): void;
+  /** The whole body was written: its value, or the reader's error (SchemaError for a bad body). */
+  finish(): Promise<T>;
+  /** The body will not be finished (cancelled, timed out, connection lost): drop what was written. */
+  abort(): void;
 }
 
 function isBytesReader<T>(parse: unknown): parse is BytesBodyReader<T> {
-  return typeof parse === 'object' && parse !== null && typeof (parse as BytesBodyReader<T>).readBytes === 'function';
+  return typeof parse === 'object' && parse !== null && typeof (parse as BytesBodyReader<T>).open === 'function';
 }
 
 export interface HttpTransportOptions {
@@ -114,8 +123,8 @@ export interface HttpTransport {
 interface RawResponse {
   status: number;
   headers: Headers;
-  /** Bytes only for a 2xx answer to a request read with a BytesBodyReader; scrubbed text otherwise. */
-  body: string | ArrayBuffer;
+  /** A written sink only for a 2xx answer to a request read with a BytesBodyReader; scrubbed text otherwise. */
+  body: string | BodySink<unknown>;
   receivedAt: number;
 }
 
@@ -231,7 +240,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   }
 
   /** One exchange: request out, whole body in. Throws Cancelled/Timeout/Network errors, never a raw one. */
-  async function exchange(request: HttpRequest, asBytes: boolean): Promise<RawResponse> {
+  async function exchange(request: HttpRequest, bytesReader: BytesBodyReader<unknown> | undefined): Promise<RawResponse> {
     const { signal } = request;
     if (signal?.aborted) throw new CancelledError();
     const timeoutMs = request.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -265,10 +274,18 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           logger.debug(`redirected to ${url.origin}${url.pathname}`);
           continue;
         }
-        // A big 2xx body bound for a BytesBodyReader stays bytes: decoding, scrubbing and parsing it are the
-        // reader's, off this thread. The reader is handed the key to scrub (see BytesBodyReader).
-        if (asBytes && response.status >= 200 && response.status < 300) {
-          return { status: response.status, headers: response.headers, body: await response.arrayBuffer(), receivedAt: clock.now() };
+        // A 2xx body bound for a BytesBodyReader stays bytes and goes to the reader as it arrives: decoding,
+        // scrubbing and parsing it are the reader's, off this thread. It is handed the key to scrub.
+        if (bytesReader && response.status >= 200 && response.status < 300) {
+          const sink = bytesReader.open({ status: response.status, contentType: response.headers.get('content-type'), secrets: options.apiKey ? [options.apiKey] : [] });
+          try {
+            const chunks = response.body?.getReader();
+            for (let next = await chunks?.read(); next && !next.done; next = await chunks!.read()) sink.write(next.value);
+          } catch (e) {
+            sink.abort();
+            throw e;
+          }
+          return { status: response.status, headers: response.headers, body: sink, receivedAt: clock.now() };
         }
         // THE choke point of issue 12: every byte of every other answer passes here before it is parsed, so no
         // field (a worker's output, workerId, error, a problem's detail) can carry the key to a panel, the
@@ -307,7 +324,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       let response: RawResponse;
       try {
         logger.debug(`-> ${label}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
-        response = await exchange(request, bytesReader !== undefined);
+        response = await exchange(request, bytesReader);
       } catch (e) {
         const retryable = e instanceof NetworkError && request.idempotent && attempt < policy.maxAttempts;
         logger.warn(`${label} failed: ${e instanceof Error ? e.message : String(e)}${retryable ? '; retrying' : ''}`);
@@ -320,11 +337,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       noteRateLimits(response.headers, response.receivedAt);
       logger.debug(`<- ${response.status} ${label} (${response.receivedAt - started} ms)`);
       if (response.status >= 200 && response.status < 300) {
-        const contentType = response.headers.get('content-type');
-        if (typeof response.body !== 'string') {
-          return bytesReader!.readBytes(response.body, { status: response.status, contentType, secrets: options.apiKey ? [options.apiKey] : [] });
-        }
-        return parseBody(response.body, parse as z.ZodType<T> | BodyParser<T>, response.status, contentType);
+        if (typeof response.body !== 'string') return (response.body as BodySink<T>).finish();
+        return parseBody(response.body, parse as z.ZodType<T> | BodyParser<T>, response.status, response.headers.get('content-type'));
       }
       const failed = { ...response, body: typeof response.body === 'string' ? response.body : '', rateLimits };
       const error = errorFromResponse(failed);

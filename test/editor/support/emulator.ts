@@ -8,9 +8,11 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-export async function startEmulator(extensionPath: string): Promise<RunningEmulator> {
+/** `configFile`: an emulator config (JSON) instead of the demo data. */
+export async function startEmulator(extensionPath: string, options: { configFile?: string } = {}): Promise<RunningEmulator> {
+  const config = options.configFile ? ['--config', options.configFile] : [];
   // --exit-with-stdin: an extension host that is killed (a timed-out run) takes the emulator with it.
-  const child = spawn(process.execPath, [path.join(extensionPath, 'dist', 'emulator.js'), '--host', '127.0.0.1', '--port', '0', '--exit-with-stdin'], {
+  const child = spawn(process.execPath, [path.join(extensionPath, 'dist', 'emulator.js'), '--host', '127.0.0.1', '--port', '0', '--exit-with-stdin', ...config], {
     stdio: ['pipe', 'pipe', 'pipe'],
     // The extension host's node is Electron's (or code-server's): make sure it runs as plain node.
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },

@@ -1,6 +1,6 @@
 // Billing read off the caller's thread (src/core/billing/billingReader.ts, billingWorker.ts): the worker's
 // table is the one the inline reader makes, its errors are the same SchemaErrors, the key is scrubbed there
-// too, the body is transferred (not copied), and a missing or dying worker fails clearly, never silently.
+// too, the body may arrive in any pieces, and a missing or dying worker fails clearly, never silently.
 // Real HTTP servers on 127.0.0.1 and a real worker thread, the entry bundled by esbuild as the build does.
 import { before, describe, test } from 'node:test';
 import * as esbuild from 'esbuild';
@@ -27,6 +27,13 @@ before(async () => {
 
 function clientWith(url: string, billingReader: BillingReader) {
   return createServiceClient({ billingBaseUrl: url, jobsBaseUrl: url, apiKey: KEY }, { random: () => 0, retry: { maxAttempts: 1 }, billingReader });
+}
+
+/** Writes `bytes` to a new body of `reader` in pieces of `size` bytes, and finishes it. */
+function readInPieces(reader: BillingReader, bytes: Uint8Array, size: number) {
+  const sink = reader.open({ status: 200, contentType: 'application/json', secrets: [] });
+  for (let i = 0; i < bytes.length; i += size) sink.write(bytes.subarray(i, i + size));
+  return sink.finish();
 }
 
 /** A table as plain values, so deepEqual compares the numbers (typed arrays as arrays). */
@@ -93,14 +100,17 @@ describe('billing reader', () => {
     }
   });
 
-  test('the body goes to the worker by transfer: the caller\'s buffer is detached, not copied', async () => {
+  test('a body written in pieces (split inside a UTF-8 character too) reads as a whole; an aborted one is dropped', async () => {
     const worker = createWorkerBillingReader(WORKER_FILE);
     try {
-      const bytes = new TextEncoder().encode(JSON.stringify(aBillingResponse().withEndpoints(2).daily(2).build()));
-      const body = bytes.buffer as ArrayBuffer;
-      const result = await worker.readBytes(body, { status: 200, contentType: 'application/json', secrets: [] });
-      assert.equal(body.byteLength, 0);
-      assert.equal(result.table.endpoints.length, 2);
+      const response = aBillingResponse().withEndpoints(['caf\u00e9-\u{1F600}', 'plain']).daily(3).build();
+      const bytes = new TextEncoder().encode(JSON.stringify(response));
+      const aborted = worker.open({ status: 200, contentType: 'application/json', secrets: [] });
+      aborted.write(bytes.subarray(0, 10));
+      aborted.abort();
+      const result = await readInPieces(worker, bytes, 7);
+      assert.deepEqual(result.table.endpoints.map((e) => e.id).sort(), ['caf\u00e9-\u{1F600}', 'plain']);
+      assert.deepEqual(plain(result.table), plain(buildBillingTable(response)));
     } finally {
       worker.dispose();
     }
@@ -112,9 +122,9 @@ describe('billing reader', () => {
     writeFileSync(dying, "require('node:worker_threads').parentPort.on('message', () => process.exit(3));\n");
     const reader = createWorkerBillingReader(dying);
     try {
-      const body = () => new TextEncoder().encode('{}').buffer as ArrayBuffer;
-      await assert.rejects(reader.readBytes(body(), { status: 200, contentType: null, secrets: [] }), /billing worker stopped \(exit code 3\)/);
-      await assert.rejects(reader.readBytes(body(), { status: 200, contentType: null, secrets: [] }), /exit code 3/);
+      const body = new TextEncoder().encode('{}');
+      await assert.rejects(readInPieces(reader, body, 1), /billing worker stopped \(exit code 3\)/);
+      await assert.rejects(readInPieces(reader, body, 1), /exit code 3/);
     } finally {
       reader.dispose();
     }
@@ -123,7 +133,7 @@ describe('billing reader', () => {
   test('without its worker file the reader reads on this thread and says so once', async () => {
     const warnings: string[] = [];
     const reader = createWorkerBillingReader(join(tmpdir(), 'no-such-billing-worker.js'), (m) => warnings.push(m));
-    const read = () => reader.readBytes(new TextEncoder().encode(JSON.stringify(aBillingResponse().withEndpoints(1).daily(1).build())).buffer as ArrayBuffer, { status: 200, contentType: null, secrets: [] });
+    const read = () => readInPieces(reader, new TextEncoder().encode(JSON.stringify(aBillingResponse().withEndpoints(1).daily(1).build())), 100);
     assert.equal((await read()).table.endpoints.length, 1);
     assert.equal((await read()).table.endpoints.length, 1);
     assert.equal(warnings.length, 1);

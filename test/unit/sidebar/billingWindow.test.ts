@@ -60,6 +60,7 @@ describe('billing tree model', () => {
     assert.equal(model.endpoints[0]!.displayName, 'Dear one');
     assert.equal(model.endpoints[3]!.added, true);
     assert.deepEqual(model.endpoints[3]!.buckets, []);
+    assert.deepEqual(model.endpoints.map((e) => e.bucketCount), [3, 3, 3, 0]);
     const starts = model.endpoints[0]!.buckets.map((b) => b.startMs);
     assert.equal(starts.length, 3);
     assert.deepEqual(starts, [...starts].sort((a, b) => b - a));
