@@ -99,6 +99,8 @@ export class CostChartPanel implements vscode.Disposable {
   private update(): void {
     if (!this.channel || !this.panel) return;
     const loaded = this.tree.loaded;
+    // An open chart is a view of ours in sight: it may ask for data the hidden Endpoints view dropped.
+    if (!loaded) this.tree.loadIfIdle();
     const message = loaded ? this.dataMessage(loaded) : this.noticeMessage();
     this.panel.title = message.type === 'data' ? `Cost Chart: ${message.data.title}` : 'Cost Chart';
     this.channel.post(message);

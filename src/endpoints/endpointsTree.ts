@@ -70,15 +70,43 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
       this.loadedEmitter,
       this.health,
       this.health.onDidChange((ids) => this.redraw(ids)),
-      connection.onDidChange(() => void this.refresh()),
+      connection.onDidChange(() => this.connectionChanged()),
     );
   }
 
   /** Creates the view; call once. */
   createView(): vscode.TreeView<TreeNode> {
     this.view = vscode.window.createTreeView(ENDPOINTS_VIEW_ID, { treeDataProvider: this, showCollapseAll: true });
-    this.disposables.push(this.view, this.view.onDidChangeVisibility((e) => this.health.setVisible(e.visible)));
+    this.disposables.push(this.view, this.view.onDidChangeVisibility((e) => {
+      this.health.setVisible(e.visible);
+      // Data dropped while the view was hidden (a new key or profile) is fetched when it is shown again.
+      if (e.visible) this.loadIfIdle();
+    }));
     return this.view;
+  }
+
+  /**
+   * A new key, profile or service. Shown: refresh now. Hidden: send nothing (issue 11: no request until a view
+   * of ours is visible or a command runs); drop what was shown, which belongs to the old connection, and fetch
+   * when the view (or the cost chart, through `refresh`) next asks.
+   */
+  private connectionChanged(): void {
+    if (this.view?.visible) {
+      void this.refresh();
+      return;
+    }
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.abort?.abort();
+    this.generation++;
+    this.inFlight = undefined; // superseded: the next loadIfIdle must not wait for it
+    const hadData = this.state.kind !== 'idle';
+    this.state = { kind: 'idle' };
+    this.health.track(undefined, []);
+    if (!hadData) return;
+    this.updateViewText();
+    this.changed.fire(undefined);
+    this.loadedEmitter.fire(undefined);
   }
 
   dispose(): void {
@@ -104,6 +132,11 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     this.currentWindow = w;
     await this.state_.update(WINDOW_STATE_KEY, w);
     await this.refresh();
+  }
+
+  /** Starts a refresh when there is no data and none is on its way (a view of ours wants data). */
+  loadIfIdle(): void {
+    if (this.state.kind === 'idle' && !this.inFlight) void this.refresh();
   }
 
   /** Resolves when the refresh in flight (if any) is done: for tests and for callers that need the data. */
@@ -238,7 +271,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     switch (s.kind) {
       case 'idle':
         // First time the view is shown: fetch now (not at activation); the progress bar shows meanwhile.
-        if (!this.inFlight) void this.refresh();
+        this.loadIfIdle();
         return [];
       case 'noKey':
         return []; // the welcome view (viewsWelcome, when serverlessGpu.noKey) takes the space
