@@ -1,7 +1,7 @@
 // The job panel's page script (bundled to dist/webview/jobPanel.js). It draws what the host sends and asks the
 // host to act; it never fetches anything. Everything from the service or a file is set with textContent,
 // attributes only with setAttribute after a check, and media only from saved local files: blob: URLs of the
-// bytes the host read, or (a file too big to send) the webview's own resource origin — the CSP enforces it too.
+// bytes the host sent, or (a file too big to send) the webview's own resource origin — the CSP enforces it too.
 import { HostMessage, type PanelJob, type PanelOutput, PanelState, type WebviewMessage } from '../../src/jobPanel/protocol';
 import { formatUsdExact } from '../../src/core/billing/usd';
 import { vscode } from '../../src/webview/vscodeApi';
@@ -10,6 +10,8 @@ import { retryWaitText } from '../../src/errors/retryWaitText';
 const root = document.getElementById('root') ?? document.body.appendChild(document.createElement('main'));
 let current: PanelJob | undefined;
 let ticker: ReturnType<typeof setInterval> | undefined;
+/** Whether the last render was of what the host sent (rather than of the saved state, before `ready`). */
+let currentFromHost = false;
 /** blob: URLs of the outputs the host sent as bytes, by their `src`: made once, reused by every render. */
 let blobUrls = new Map<string, string>();
 
@@ -87,11 +89,6 @@ function progressLine(job: PanelJob, now: number): string {
   return words;
 }
 
-/** The job without file bytes: the state is kept as JSON, and the host sends the bytes again after a reload. */
-function withoutBytes(job: PanelJob): PanelJob {
-  return { ...job, outputs: job.outputs.map((o) => ('bytes' in o && o.bytes ? { ...o, bytes: undefined } : o)) };
-}
-
 type SavedMedia = Extract<PanelOutput, { kind: 'image' | 'video' | 'audio' }>;
 
 const MIME_BY_EXTENSION: Record<string, string> = {
@@ -107,26 +104,35 @@ function mimeOf(o: SavedMedia): string {
 }
 
 /**
- * Where a saved output is played from: a blob: URL of the bytes the host sent, so that no request of this
- * page goes through code-server's shared webview service worker once the page has loaded (PanelOutput's
- * bytes say why). Only a file the host could not send (too big) is loaded from `src`; a render from the saved
- * state, before the host has answered `ready`, shows none yet.
+ * Where a saved output is played from: a blob: URL of the bytes the host sent (a `file` message), so that no
+ * request of this page goes through code-server's shared webview service worker once the page has loaded
+ * (PanelOutput's sentAsBytes says why). Until its bytes arrive it shows none. Only a file the host does not
+ * send (too big) is loaded from `src`, and only once the host has answered `ready`.
  */
 function mediaSource(o: SavedMedia, fromHost: boolean, used: Map<string, string>): string | undefined {
   if (!isLocalResource(o.src)) return undefined;
-  let url = blobUrls.get(o.src);
-  if (!url && o.bytes) url = URL.createObjectURL(new Blob([o.bytes], { type: mimeOf(o) }));
+  const url = blobUrls.get(o.src);
   if (url) {
     used.set(o.src, url);
     return url;
   }
-  return fromHost ? o.src : undefined;
+  return fromHost && !o.sentAsBytes ? o.src : undefined;
+}
+
+/** The bytes of one saved output: kept as a blob: URL, and the job drawn again to show it. */
+function receiveFile(src: string, bytes: Uint8Array): void {
+  const output = current?.outputs.find((o): o is SavedMedia => (o.kind === 'image' || o.kind === 'video' || o.kind === 'audio') && o.src === src);
+  // Only for an output shown now, from a local file; a second copy of the same file is not made again.
+  if (!output || !isLocalResource(src) || blobUrls.has(src) || !current) return;
+  blobUrls.set(src, URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mimeOf(output) })));
+  render(current, currentFromHost);
 }
 
 // --- rendering -----------------------------------------------------------------------------------------
 function render(job: PanelJob, fromHost: boolean): void {
   current = job;
-  vscode.setState({ key: job.key, job: withoutBytes(job) } satisfies PanelState);
+  currentFromHost = fromHost;
+  vscode.setState({ key: job.key, job } satisfies PanelState);
   root.replaceChildren();
 
   const header = el('header');
@@ -333,6 +339,7 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   const parsed = HostMessage.safeParse(event.data);
   if (!parsed.success) return; // not ours, or malformed: ignored, never rendered
   if (parsed.data.type === 'job') render(parsed.data.job, true);
+  else if (parsed.data.type === 'file') receiveFile(parsed.data.src, parsed.data.bytes);
 });
 
 // Show what we had before hiding or reloading at once, then ask the host for the current state.

@@ -2,8 +2,10 @@
 // from the history store as the job moves, and restored after a reload by the serializer from the job's
 // record and its saved job.json. It never talks to the service: "Run again", "Cancel", "Retry" and "Stop
 // waiting" go to the runner's commands.
+import { open as openFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
+import { readTextFile } from '../core/outputs/textFile';
 import { safeFileName } from '../core/outputs/safeFileName';
 import type { ErrorAction } from '../errors/describeError';
 import type { WaitLike } from '../errors/retryWaitText';
@@ -12,7 +14,7 @@ import { JOB_PANEL_VIEW_TYPE } from '../jobs/commandIds';
 import { isFinished, JobRecord, statusWords } from '../jobs/jobRecord';
 import { renderWebviewHtml, webviewOptions } from '../webview/html';
 import { WebviewChannel } from '../webview/messages';
-import { toPanelJob } from './panelModel';
+import { abbreviate, toPanelJob } from './panelModel';
 import { HostMessage, type PanelJob, PanelState, WebviewMessage } from './protocol';
 
 export interface PanelActions {
@@ -37,10 +39,19 @@ interface OpenPanel {
   panel: vscode.WebviewPanel;
   channel: WebviewChannel<WebviewMessage, HostMessage>;
   key: string;
+  /** The saved job.json with its long strings (base64 images) already cut: all the panel shows of it. */
   jobJson?: unknown;
   last?: PanelJob;
-  /** Bytes of the saved media files sent to the page, by file URI (a file too big or unreadable is not here). */
-  fileBytes: Map<string, Uint8Array<ArrayBuffer>>;
+  /** The saved media files the page is to be sent as bytes, by their `src`. */
+  files: Map<string, vscode.Uri>;
+  /** The `src` of each file sent to the current page (its bytes are not kept here: one send per page). */
+  sentFiles: Set<string>;
+  /** Files that could not be read when their turn came: the page loads them from `src` instead. */
+  unreadable: Set<string>;
+  /** Counts the page's `ready`s: a file sent to an earlier page does not count as sent to this one. */
+  page: number;
+  /** A sendFiles loop is running; `filesChanged` asks it to look again before it ends. */
+  sending: boolean;
   /** Counts update() calls: only the latest may post (see update). */
   generation: number;
 }
@@ -115,9 +126,14 @@ export class JobPanels implements vscode.Disposable {
     return this.panels.get(key)?.channel.isReady ?? false;
   }
 
-  /** The latest state of a job's panel, sent or being sent once its files are read (used by the real-editor tests). */
+  /** The latest state of a job's panel, sent or being sent (used by the real-editor tests). */
   lastSent(key: string): PanelJob | undefined {
     return this.panels.get(key)?.last;
+  }
+
+  /** The `src` of each saved file whose bytes the job's current page has been sent (used by the real-editor tests). */
+  sentFiles(key: string): string[] {
+    return [...(this.panels.get(key)?.sentFiles ?? [])];
   }
 
   openKeys(): string[] {
@@ -149,7 +165,11 @@ export class JobPanels implements vscode.Disposable {
     const open: OpenPanel = {
       panel,
       key,
-      fileBytes: new Map(),
+      files: new Map(),
+      sentFiles: new Set(),
+      unreadable: new Set(),
+      page: 0,
+      sending: false,
       generation: 0,
       channel: new WebviewChannel<WebviewMessage, HostMessage>(panel.webview, WebviewMessage, (m) => this.onMessage(key, m), this.logger, HostMessage),
     };
@@ -160,7 +180,7 @@ export class JobPanels implements vscode.Disposable {
       title: 'Job',
       script: ['dist', 'webview', 'jobPanel.js'],
       styles: [['media', 'jobPanel', 'style.css']],
-      // Saved outputs are shown from their bytes (see PanelOutput's bytes), as blob: URLs the page makes.
+      // Saved outputs are shown from their bytes (see PanelOutput's sentAsBytes), as blob: URLs the page makes.
       imgSrc: ['blob:'],
       mediaSrc: ['blob:'],
     });
@@ -181,8 +201,10 @@ export class JobPanels implements vscode.Disposable {
     // The panel may also have been closed meanwhile: never post to a disposed webview.
     const superseded = (): boolean => this.panels.get(key) !== open || open.generation !== generation;
     if (open.jobJson === undefined && isFinished(record) && record.outputsFolder) {
-      open.jobJson = await readJobJson(record.outputsFolder);
+      // Kept cut: the full text of base64 images is the panel's to show only as "N characters".
+      const jobJson = await readJobJson(record.outputsFolder);
       if (superseded()) return;
+      if (jobJson !== undefined) open.jobJson = abbreviate(jobJson);
     }
     const roots = this.actions.outputRoots().map((r) => r.toString());
     const job = toPanelJob(record, {
@@ -194,33 +216,80 @@ export class JobPanels implements vscode.Disposable {
       isAllowedFile: (uri) => roots.some((r) => uri.toString().startsWith(`${r}/`)),
     });
     open.last = job;
-    await this.attachFileBytes(open, record, job);
+    const files = await this.markFilesSentAsBytes(open, record, job);
     if (superseded()) return;
+    open.files = files;
     open.panel.title = titleOf(record);
     open.channel.post({ type: 'job', job });
     this.postEmitter.fire({ key, job });
+    void this.sendFiles(open);
   }
 
   /**
-   * Puts the bytes of each shown image, audio and video into the message, so the page does not load outputs
-   * through the webview service worker (PanelOutput's bytes say why). Each file is read once per panel.
+   * Marks each shown image, audio and video that the page is to get as bytes (PanelOutput's sentAsBytes says
+   * why), and returns their files by `src`. A file too big, not there (yet) or found unreadable keeps `src`.
    */
-  private async attachFileBytes(open: OpenPanel, record: JobRecord, job: PanelJob): Promise<void> {
+  private async markFilesSentAsBytes(open: OpenPanel, record: JobRecord, job: PanelJob): Promise<Map<string, vscode.Uri>> {
+    const files = new Map<string, vscode.Uri>();
     for (const [i, output] of job.outputs.entries()) {
       const file = record.outputs[output.index]?.file;
       if ((output.kind !== 'image' && output.kind !== 'video' && output.kind !== 'audio') || !output.src || !file) continue;
-      // Only a file read whole is kept: one not readable yet (still being saved) is tried again next time.
-      const bytes = open.fileBytes.get(file) ?? (await readSmallFile(vscode.Uri.parse(file)));
-      if (!bytes) continue;
-      open.fileBytes.set(file, bytes);
-      job.outputs[i] = { ...output, bytes };
+      if (open.unreadable.has(output.src)) continue;
+      const uri = vscode.Uri.parse(file);
+      if (!open.sentFiles.has(output.src) && !open.files.has(output.src)) {
+        const size = await fileSize(uri);
+        if (size === undefined || size > MAX_FILE_BYTES_IN_MESSAGE) continue;
+      }
+      files.set(output.src, uri);
+      job.outputs[i] = { ...output, sentAsBytes: true };
+    }
+    return files;
+  }
+
+  /**
+   * Sends the page the bytes of each file it is to get and has not got: one file per message, each read just
+   * before it is sent and let go once VS Code has taken it, so the extension host never holds every output
+   * (or a copy of them all in one message) at once (issue 11). One loop per panel at a time.
+   */
+  private async sendFiles(open: OpenPanel): Promise<void> {
+    if (open.sending) return;
+    open.sending = true;
+    try {
+      for (;;) {
+        if (this.panels.get(open.key) !== open || !open.channel.isReady) return;
+        const next = [...open.files].find(([src]) => !open.sentFiles.has(src) && !open.unreadable.has(src));
+        if (!next) return;
+        const [src, uri] = next;
+        const page = open.page;
+        const bytes = await readWholeFile(uri);
+        if (this.panels.get(open.key) !== open) return;
+        if (!bytes) {
+          // The page is told again, this time to load it from src rather than wait for bytes that never come.
+          open.unreadable.add(src);
+          void this.update(open.key);
+          continue;
+        }
+        const delivered = await open.channel.postNow({ type: 'file', src, bytes });
+        if (!delivered) return; // gone, or not ready: the next `ready` starts over
+        if (page === open.page) open.sentFiles.add(src);
+      }
+    } finally {
+      open.sending = false;
     }
   }
 
   private async onMessage(key: string, message: WebviewMessage): Promise<void> {
     const record = this.history.get(key);
     if (!record || message.type === 'ready') {
-      if (message.type === 'ready') await this.update(key);
+      if (message.type === 'ready') {
+        // A new page (first load, or reloaded after hiding): it has none of the files yet.
+        const open = this.panels.get(key);
+        if (open) {
+          open.page++;
+          open.sentFiles.clear();
+        }
+        await this.update(key);
+      }
       return;
     }
     const output = 'index' in message ? record.outputs[message.index] : undefined;
@@ -286,6 +355,42 @@ function titleOf(record: JobRecord | undefined): string {
   return `${record.endpointId} · ${statusWords(record.status)}`;
 }
 
+/** A file's size in bytes, or undefined when it is not there. */
+async function fileSize(file: vscode.Uri): Promise<number | undefined> {
+  try {
+    return file.scheme === 'file' ? (await stat(file.fsPath)).size : (await vscode.workspace.fs.stat(file)).size;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A whole file (up to MAX_FILE_BYTES_IN_MESSAGE) as a plain Uint8Array over an ArrayBuffer of its own, read
+ * straight into it: VS Code passes only exact Uint8Arrays to a webview as binary, and sends the whole
+ * ArrayBuffer under a view (a Node Buffer may be a view into a shared pool).
+ */
+async function readWholeFile(file: vscode.Uri): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  if (file.scheme !== 'file') return readSmallFile(file);
+  try {
+    const handle = await openFile(file.fsPath, 'r');
+    try {
+      const size = (await handle.stat()).size;
+      if (size > MAX_FILE_BYTES_IN_MESSAGE) return undefined;
+      const bytes = new Uint8Array(size);
+      for (let offset = 0; offset < size;) {
+        const { bytesRead } = await handle.read(bytes, offset, size - offset, offset);
+        if (bytesRead === 0) return undefined; // shorter than its size said: being rewritten
+        offset += bytesRead;
+      }
+      return bytes;
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 async function readSmallFile(file: vscode.Uri): Promise<Uint8Array<ArrayBuffer> | undefined> {
   try {
     if ((await vscode.workspace.fs.stat(file)).size > MAX_FILE_BYTES_IN_MESSAGE) return undefined;
@@ -305,8 +410,10 @@ async function readText(file: vscode.Uri): Promise<string | undefined> {
 
 async function readJobJson(folder: string): Promise<unknown> {
   try {
-    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(vscode.Uri.parse(folder), 'job.json'));
-    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+    const file = vscode.Uri.joinPath(vscode.Uri.parse(folder), 'job.json');
+    // It holds the whole output (base64 images too): read as text without a Buffer of the whole file.
+    const text = file.scheme === 'file' ? await readTextFile(file.fsPath) : new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+    return JSON.parse(text) as unknown;
   } catch {
     return undefined;
   }

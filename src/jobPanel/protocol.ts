@@ -6,12 +6,15 @@ import * as z from 'zod';
 import { jobFacts } from '../jobs/jobRecord';
 
 /**
- * A saved file's bytes, read by the host, which the page shows through a blob: URL instead of loading `src`.
- * In code-server a `src` load goes through the webview service worker, which all webviews share: if the panel
- * closes or hides while the load is in flight, the worker waits 30 s for an answer that never comes, and a
- * webview opened meanwhile stays blank until then. Absent for a file too big to send (the page loads `src`).
+ * True when the host sends the saved file's bytes in a `file` message (keyed by `src`), which the page shows
+ * through a blob: URL instead of loading `src`; until they arrive it says "Loading". In code-server a `src`
+ * load goes through the webview service worker, which all webviews share: if the panel closes or hides while
+ * the load is in flight, the worker waits 30 s for an answer that never comes, and a webview opened meanwhile
+ * stays blank until then. Absent for a file too big to send or that could not be read (the page loads `src`).
+ * The bytes travel apart from the job, one file per message, so the extension host holds one file at a time
+ * rather than every output at once (issue 11).
  */
-const savedBytes = z.instanceof(Uint8Array).optional();
+const sentAsBytes = z.boolean().optional();
 
 /** One output of a job as the panel shows it. `src` is always a webview URI of a LOCAL saved file. */
 export const PanelOutput = z.discriminatedUnion('kind', [
@@ -19,7 +22,7 @@ export const PanelOutput = z.discriminatedUnion('kind', [
     kind: z.literal('image'),
     index: z.number().int().min(0),
     src: z.string().optional(),
-    bytes: savedBytes,
+    sentAsBytes,
     seed: z.number().optional(),
     width: z.number().optional(),
     height: z.number().optional(),
@@ -29,7 +32,7 @@ export const PanelOutput = z.discriminatedUnion('kind', [
     kind: z.enum(['video', 'audio']),
     index: z.number().int().min(0),
     src: z.string().optional(),
-    bytes: savedBytes,
+    sentAsBytes,
     fileName: z.string().optional(),
     /** Shown instead of the player when the file could not be saved (download off, too big, failed). */
     note: z.string().optional(),
@@ -41,7 +44,7 @@ export const PanelOutput = z.discriminatedUnion('kind', [
 ]);
 export type PanelOutput = z.infer<typeof PanelOutput>;
 
-/** Everything the panel shows, sent whole on every change (the webview keeps it, without file bytes, as its state). */
+/** Everything the panel shows, sent whole on every change (the webview keeps it as its state); file bytes travel apart. */
 export const PanelJob = z.strictObject({
   key: z.string(),
   endpointId: z.string(),
@@ -69,6 +72,8 @@ export type PanelJob = z.infer<typeof PanelJob>;
 
 export const HostMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('job'), job: PanelJob }),
+  /** The bytes of one saved output (an output with `sentAsBytes`), sent after the job that shows it. */
+  z.strictObject({ type: z.literal('file'), src: z.string(), bytes: z.instanceof(Uint8Array) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -92,6 +97,6 @@ export const WebviewMessage = z.discriminatedUnion('type', [
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 
-/** What the webview keeps through getState/setState, and what the serializer gets back after a reload (file bytes left out). */
+/** What the webview keeps through getState/setState, and what the serializer gets back after a reload. */
 export const PanelState = z.looseObject({ key: z.string(), job: PanelJob.optional() });
 export type PanelState = z.infer<typeof PanelState>;

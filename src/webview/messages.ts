@@ -72,6 +72,22 @@ export class WebviewChannel<In extends { type: string }, Out extends { type: str
     this.queue = [...this.queue.filter((m) => m.type !== message.type), message];
   }
 
+  /**
+   * Sends now, or not at all (false) when the page has not said `ready`: for messages that must not be
+   * coalesced with others of their type, each sent after the last was handed over (the promise).
+   */
+  async postNow(message: Out): Promise<boolean> {
+    if (this.toWebview) {
+      const checked = this.toWebview.safeParse(message);
+      if (!checked.success) {
+        this.logger.error(`Not sent to a webview, an invalid "${message.type}" message: ${checked.error.issues[0]?.message ?? 'invalid'}`);
+        return false;
+      }
+    }
+    if (!this.ready) return false;
+    return this.webview.postMessage(message);
+  }
+
   dispose(): void {
     this.subscription.dispose();
   }

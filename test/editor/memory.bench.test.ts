@@ -113,11 +113,12 @@ suite('extension host memory @bench', () => {
         return r && r.finishedAt !== undefined && !api.runner.isRunning(started.key) ? r : undefined;
       }, 'the job to finish', 240_000);
       assert.equal(done.status, 'COMPLETED', done.error);
-      // The panel has been sent the finished job with every image's bytes (what it shows them from).
+      // The panel has been sent the finished job and every image's bytes (what it shows them from).
       await eventually(() => {
         const sent = api.panels.lastSent(started.key);
-        const images = sent?.status === 'COMPLETED' && sent.running === false ? sent.outputs.filter((o) => o.kind === 'image' && o.bytes) : [];
-        return images.length === IMAGES;
+        const images = sent?.status === 'COMPLETED' && sent.running === false ? sent.outputs.filter((o) => o.kind === 'image' && o.sentAsBytes && o.src) : [];
+        const delivered = new Set(api.panels.sentFiles(started.key));
+        return images.length === IMAGES && images.every((o) => delivered.has((o as { src: string }).src));
       }, 'the panel to be sent the four images', 120_000);
       if (driverAvailable()) {
         await waitForSelector('figure.image img[src^="blob:"]', { inWebview: true, timeoutMs: 120_000 });

@@ -177,6 +177,30 @@ function describeFailure(e: unknown): string {
   return useful.join(': ') || 'connection failed';
 }
 
+/**
+ * The body as text, decoded chunk by chunk as it arrives. `response.text()` holds every chunk, then one
+ * concatenated copy of them all, then the text: about three times the body at once, which for a job of four
+ * big base64 images (6 MB of JSON) was most of the extension host's peak (issue 11). Each chunk here is
+ * dropped once decoded. Decodes as text() does (UTF-8, a leading BOM dropped, bad bytes replaced).
+ */
+export async function readText(response: Response): Promise<string> {
+  if (!response.body) return response.text();
+  const decoder = new TextDecoder();
+  const pieces: string[] = [];
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      pieces.push(decoder.decode(value, { stream: true }));
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  pieces.push(decoder.decode());
+  return pieces.join('');
+}
+
 export function createHttpTransport(options: HttpTransportOptions): HttpTransport {
   const authorized = new Set(options.authorizedOrigins);
   const clock = options.clock ?? systemClock;
@@ -290,7 +314,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         // THE choke point of issue 12: every byte of every other answer passes here before it is parsed, so no
         // field (a worker's output, workerId, error, a problem's detail) can carry the key to a panel, the
         // history, job.json or a log, whatever new field a later version reads.
-        const text = scrubBody(await response.text());
+        const text = scrubBody(await readText(response));
         return { status: response.status, headers: response.headers, body: text, receivedAt: clock.now() };
       }
     } catch (e) {

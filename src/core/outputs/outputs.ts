@@ -18,7 +18,13 @@ export interface PngPart {
   kind: 'png';
   /** Where in the output it came from, e.g. "output[0].image_url". */
   field: string;
-  bytes: Uint8Array;
+  /**
+   * The image as checked base64 (no whitespace), decoded only when it is written (pngBytes): decoding every
+   * image of a job up front held them all at once beside the job's own text (issue 11).
+   */
+  base64: string;
+  /** The decoded size in bytes. */
+  byteLength: number;
   width: number;
   height: number;
   seed?: number;
@@ -145,8 +151,13 @@ function classifyMedia(value: string, field: string, kind: MediaKind | undefined
   return { kind: k, field, url: url.href, ...(seed !== undefined ? { seed } : {}) };
 }
 
-/** The decoded PNG of a data URI, or the reason it is refused. */
-function decodePngDataUri(value: string, maxBytes: number): { bytes: Uint8Array; width: number; height: number } | string {
+/** A PNG part's bytes, decoded now: callers write them and let them go before decoding the next image. */
+export function pngBytes(part: PngPart): Buffer {
+  return Buffer.from(part.base64, 'base64');
+}
+
+/** The checked PNG of a data URI (its size read from the header alone), or the reason it is refused. */
+function decodePngDataUri(value: string, maxBytes: number): { base64: string; byteLength: number; width: number; height: number } | string {
   const comma = value.indexOf(',');
   if (comma < 0) return 'a data URI without a comma is malformed.';
   const params = value.slice(5, comma).toLowerCase().split(';').map((p) => p.trim());
@@ -162,12 +173,17 @@ function decodePngDataUri(value: string, maxBytes: number): { bytes: Uint8Array;
     return `the embedded PNG is about ${formatBytes(estimated)}, over the limit of ${formatBytes(maxBytes)}.`;
   }
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload) || payload.length % 4 === 1) return 'the embedded PNG is not valid base64.';
-  const bytes = Buffer.from(payload, 'base64');
-  if (bytes.length > maxBytes) return `the embedded PNG is ${formatBytes(bytes.length)}, over the limit of ${formatBytes(maxBytes)}.`;
-  const size = readPngSize(bytes);
+  // What Buffer.from(payload, 'base64') would give, without decoding it: 3 bytes per 4 characters, less the padding.
+  const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
+  const byteLength = Math.floor(((payload.length - padding) * 3) / 4);
+  if (byteLength > maxBytes) return `the embedded PNG is ${formatBytes(byteLength)}, over the limit of ${formatBytes(maxBytes)}.`;
+  // The signature and the image header are in the first 33 bytes: 44 characters of base64.
+  const size = readPngSize(Buffer.from(payload.slice(0, PNG_HEADER_BASE64_CHARS), 'base64'));
   if (typeof size === 'string') return size;
-  return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), ...size };
+  return { base64: payload, byteLength, ...size };
 }
+
+const PNG_HEADER_BASE64_CHARS = 44;
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 

@@ -8,8 +8,9 @@ import { redact } from '../log';
 import { join, resolve, sep } from 'node:path';
 import type { Job, JobInput } from '../schemas';
 import { downloadToFile, DownloadFailed } from './download';
-import { outputCost, type MediaKind, type OutputPart } from './outputs';
+import { outputCost, pngBytes, type MediaKind, type OutputPart } from './outputs';
 import { safeFileName } from './safeFileName';
+import { writeTextFile } from './textFile';
 
 export interface SaveJobOutputsOptions {
   /** The outputs folder; created if missing. */
@@ -82,8 +83,9 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
         const name = `image-${++counters.image}${part.seed !== undefined ? `-seed-${part.seed}` : ''}.png`;
         const path = join(folder, name);
         try {
-          await writeFile(path, part.bytes);
-          files.push({ name, path, kind: 'png', bytes: part.bytes.byteLength, field: part.field, ...seedOf(part.seed) });
+          // Decoded here, one image at a time, and let go once written: never every image of the job at once.
+          await writeFile(path, pngBytes(part));
+          files.push({ name, path, kind: 'png', bytes: part.byteLength, field: part.field, ...seedOf(part.seed) });
         } catch (e) {
           failedWrites.push({ field: part.field, reason: `could not write ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
         }
@@ -158,7 +160,8 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
     job,
   };
   const jobJsonPath = join(folder, 'job.json');
-  await writeFile(`${jobJsonPath}.part`, `${redact(JSON.stringify(record, null, 2), options.secrets)}\n`);
+  // job.json holds the whole output (base64 images too): written from the string, never one Buffer of it all.
+  await writeTextFile(`${jobJsonPath}.part`, `${redact(JSON.stringify(record, null, 2), options.secrets)}\n`);
   await rename(`${jobJsonPath}.part`, jobJsonPath);
   return { folder, jobJsonPath, files, failedDownloads, links, rejected, failedWrites };
 }

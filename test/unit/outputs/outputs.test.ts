@@ -1,10 +1,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { outputCost, parseOutputs, type OutputPart } from '../../../src/core/outputs/outputs';
+import { outputCost, parseOutputs, pngBytes, type OutputPart } from '../../../src/core/outputs/outputs';
 import { aPng, aPngDataUri } from '../builders/png';
 
 function only(parts: OutputPart[]): OutputPart {
-  assert.equal(parts.length, 1, JSON.stringify(parts.map((p) => ({ ...p, bytes: undefined }))));
+  assert.equal(parts.length, 1, JSON.stringify(parts.map((p) => ({ ...p, base64: undefined }))));
   return parts[0]!;
 }
 function rejected(output: unknown): string {
@@ -22,7 +22,8 @@ describe('parseOutputs: the shapes of SPEC 2.8', () => {
     if (a!.kind !== 'png' || b!.kind !== 'png') return;
     assert.deepEqual([a.width, a.height, a.seed, a.field], [3, 2, 11, 'output[0].image_url']);
     assert.deepEqual([b.width, b.height, b.seed], [5, 4, 12]);
-    assert.deepEqual(Buffer.from(a.bytes), aPng(3, 2));
+    assert.deepEqual(pngBytes(a), aPng(3, 2));
+    assert.equal(a.byteLength, aPng(3, 2).length);
   });
 
   test('dedicated image object with images[] and one seed', () => {
