@@ -12,7 +12,8 @@
 // - Non-idempotent requests (POST /run, /runsync) are NEVER sent twice once they may have reached the
 //   server: a duplicate job costs the user money. Holding a request back BEFORE sending it, because a
 //   rate-limit window is exhausted, is always fine: nothing reached the server yet.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
+import '../zodMessages';
 import { CancelledError, NetworkError, RateLimitedError, SchemaError, ServiceError, TimeoutError } from './errors';
 import { exhaustedWindow, isEmptySnapshot, mergeRateLimits, parseRateLimitHeaders, rateLimitWaitMs } from './rateLimit';
 import { errorFromResponse, requestedWaitMs } from './responseError';
@@ -73,7 +74,7 @@ export interface HttpRequest {
 }
 
 /** A parsed body that is not a plain `schema.safeParse` (see billingBody.ts). */
-export type BodyParser<T> = (json: unknown) => { success: true; data: T } | { success: false; error: z.ZodError };
+export type BodyParser<T> = (json: unknown) => { success: true; data: T } | { success: false; error: z.core.$ZodError };
 
 export interface HttpTransportOptions {
   /** Origins (scheme://host:port) that may receive the API key. No other origin ever gets it. */
@@ -90,7 +91,7 @@ export interface HttpTransportOptions {
 }
 
 export interface HttpTransport {
-  send<T>(request: HttpRequest, parse: z.ZodType<T> | BodyParser<T>): Promise<T>;
+  send<T>(request: HttpRequest, parse: z.ZodMiniType<T> | BodyParser<T>): Promise<T>;
   readonly rateLimits: RateLimitSnapshot;
   onRateLimits(listener: (snapshot: RateLimitSnapshot) => void): () => void;
   /** Called before every wait between attempts (and before a request held for an exhausted window). */
@@ -153,7 +154,7 @@ function describeFailure(e: unknown): string {
   return useful.join(': ') || 'connection failed';
 }
 
-export function parseBody<T>(body: string, parse: z.ZodType<T> | BodyParser<T>, status: number, contentType: string | null): T {
+export function parseBody<T>(body: string, parse: z.ZodMiniType<T> | BodyParser<T>, status: number, contentType: string | null): T {
   let json: unknown;
   try {
     json = JSON.parse(body);
@@ -293,7 +294,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     return Math.floor(random() * ceiling);
   }
 
-  async function send<T>(request: HttpRequest, parse: z.ZodType<T> | BodyParser<T>): Promise<T> {
+  async function send<T>(request: HttpRequest, parse: z.ZodMiniType<T> | BodyParser<T>): Promise<T> {
     const label = `${request.method} ${request.url.origin}${request.url.pathname}`;
     for (let attempt = 1; ; attempt++) {
       await waitForQuota(request);

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { createHttpTransport, joinUrl, type HttpRequest, type HttpTransportOptions } from '../../../src/core/http/request';
 import {
   CancelledError, ForbiddenError, NetworkError, NotFoundError, RateLimitedError, SchemaError, ServerError, TimeoutError,
