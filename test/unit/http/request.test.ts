@@ -99,6 +99,8 @@ describe('HTTP layer: bodies that break the schema', () => {
     assert.ok(e instanceof SchemaError);
     assert.equal(e.path, 'records.1.totalAmount');
     assert.match(e.message, /at records\.1\.totalAmount/);
+    // zod's English message, not zod/mini's bare "Invalid input" (src/core/zodMessages.ts).
+    assert.match(e.message, /expected number, received string/);
     assert.equal(e.status, 200);
   });
 });
