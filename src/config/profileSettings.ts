@@ -1,7 +1,8 @@
 // Connection profiles as the `serverlessGpu.profiles` setting holds them: validated here, without `vscode`,
 // so the rules that decide where the API key may be sent are unit-tested in plain Node.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isLoopbackHost } from '../core/outputs/outputs';
+import '../core/zodMessages';
 
 /** A connection profile: a name and the two hosts of the spec (SPEC 4.1 `{base_url}`, 4.2 `{serverless_url}`). */
 export interface Profile {
@@ -50,13 +51,13 @@ export function hostOf(baseUrl: string): string {
   }
 }
 
-const BaseUrl = z.string().superRefine((v, ctx) => {
+const BaseUrl = z.string().check(z.superRefine((v, ctx) => {
   const problem = checkBaseUrl(v);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+}));
 
 const ProfileSetting = z.object({
-  name: z.string().trim().min(1),
+  name: z.string().check(z.trim(), z.minLength(1)),
   billingBaseUrl: BaseUrl,
   jobsBaseUrl: BaseUrl,
 });

@@ -1,7 +1,7 @@
 // Admin routes, mounted only with --admin (issue 3 "Admin"): move the emulator clock, inject faults. They need
 // no key and use no rate-limit units: they are the test harness's controls, not part of the service.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DateTime } from '../core/schemas';
 import { isoUtc, type EmulatorClock } from './clock';
 import { formatIssue } from './config';
@@ -10,7 +10,7 @@ import { readBody } from './requestBody';
 import { HttpProblem, sendJson } from './respond';
 
 export const ClockMove = z.union([
-  z.strictObject({ advanceMs: z.number().int() }),
+  z.strictObject({ advanceMs: z.int() }),
   z.strictObject({ now: DateTime }),
 ]);
 
@@ -30,7 +30,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-function invalid(what: string, error: z.ZodError): HttpProblem {
+function invalid(what: string, error: z.core.$ZodError): HttpProblem {
   const errors = error.issues.map(formatIssue);
   return new HttpProblem(400, `${what}: ${errors.join('; ')}`, errors);
 }

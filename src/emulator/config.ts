@@ -2,8 +2,9 @@
 // Extra fields are allowed everywhere (looseObject) so configs can carry notes or future fields; the fields
 // below must work as written. A bad file is reported with the zod path of the bad field (the CLI exits 2).
 import { readFileSync } from 'node:fs';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { DateTime } from '../core/schemas';
+import '../core/zodMessages';
 import { OperationLimitsConfig } from './jobs/operationLimits';
 import { RUNTIME_FIELDS } from './jobs/runtimeSettings';
 import { WorkerCommandConfig } from './workerProtocol/workerConfig';
@@ -23,108 +24,109 @@ export const DEFAULT_RATE_LIMITS = { minute: 600, hour: 20_000, day: 200_000 };
 
 /** USD per second of execution time; a finished job costs executionTime x each price (issue 3, Jobs). */
 export const Prices = z.looseObject({
-  gpuPerSecond: z.number().min(0).default(0.00044),
-  cpuPerSecond: z.number().min(0).default(0.00004),
-  diskPerSecond: z.number().min(0).default(0.000005),
-  feePerSecond: z.number().min(0).default(0.00002),
+  gpuPerSecond: z._default(z.number().check(z.gte(0)), 0.00044),
+  cpuPerSecond: z._default(z.number().check(z.gte(0)), 0.00004),
+  diskPerSecond: z._default(z.number().check(z.gte(0)), 0.000005),
+  feePerSecond: z._default(z.number().check(z.gte(0)), 0.00002),
 });
 export type Prices = z.infer<typeof Prices>;
 
 export const EndpointConfig = z.looseObject({
-  id: z
-    .string()
-    .min(1)
-    .regex(/^[^/\s]+$/, 'must not contain "/" or whitespace')
+  id: z.string().check(
+    z.minLength(1),
+    z.regex(/^[^/\s]+$/, 'must not contain "/" or whitespace'),
     // The REST list (GET /v2/serverless/<id>) and the job routes (/v2/<endpoint>/...) share one origin here,
     // unlike the real hosts: an endpoint called "serverless" would make /v2/serverless/health mean two things.
-    .refine((id) => id !== 'serverless', 'is reserved: "serverless" is the REST endpoint list route (GET /v2/serverless)'),
+    z.refine((id) => id !== 'serverless', 'is reserved: "serverless" is the REST endpoint list route (GET /v2/serverless)'),
+  ),
   /** The human name shown by GET /v2/serverless (default: the id). */
-  name: z.string().min(1).optional(),
+  name: z.optional(z.string().check(z.minLength(1))),
   kind: z.enum(ENDPOINT_KINDS),
-  queueMs: z.number().int().min(0).max(86_400_000).default(DEFAULT_QUEUE_MS),
-  executionMs: z.number().int().min(0).max(86_400_000).default(DEFAULT_EXECUTION_MS),
+  queueMs: z._default(z.int().check(z.gte(0), z.lte(86_400_000)), DEFAULT_QUEUE_MS),
+  executionMs: z._default(z.int().check(z.gte(0), z.lte(86_400_000)), DEFAULT_EXECUTION_MS),
   /** When set, every job of this endpoint ends FAILED with this `error` message. */
-  fail: z.string().min(1).optional(),
-  prices: Prices.prefault({}),
+  fail: z.optional(z.string().check(z.minLength(1))),
+  prices: z.prefault(Prices, {}),
   ...RUNTIME_FIELDS,
   /** Serverless GPU pool ids the workers are placed on (GET /v2/serverless shows them as gpu.pools). */
-  gpuPools: z.array(z.string().min(1)).min(1).default(['ADA_24']),
+  gpuPools: z._default(z.array(z.string().check(z.minLength(1))).check(z.minLength(1)), ['ADA_24']),
   /** Kind `worker` only (and required there): the command that starts one worker process. */
-  worker: WorkerCommandConfig.optional(),
+  worker: z.optional(WorkerCommandConfig),
 });
 export type EndpointConfig = z.infer<typeof EndpointConfig>;
 
 export const KeyConfig = z.looseObject({
-  key: z.string().min(1).regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'must be a bearer token (RFC 6750 b64token: letters, digits, -._~+/)'),
+  key: z.string().check(z.minLength(1), z.regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'must be a bearer token (RFC 6750 b64token: letters, digits, -._~+/)')),
   scopes: z.array(z.enum(SCOPES)),
   /** Restricts the job routes of this key to these endpoint ids (billing is not restricted). */
-  endpoints: z.array(z.string().min(1)).optional(),
-  expiresAt: DateTime.optional(),
+  endpoints: z.optional(z.array(z.string().check(z.minLength(1)))),
+  expiresAt: z.optional(DateTime),
 });
 export type KeyConfig = z.infer<typeof KeyConfig>;
 
 export const UsageEvent = z.looseObject({
-  serverlessId: z.string().min(1),
+  serverlessId: z.string().check(z.minLength(1)),
   time: DateTime,
-  gpuAmount: z.number().min(0).default(0),
-  cpuAmount: z.number().min(0).default(0),
-  diskAmount: z.number().min(0).default(0),
-  feeAmount: z.number().min(0).default(0),
+  gpuAmount: z._default(z.number().check(z.gte(0)), 0),
+  cpuAmount: z._default(z.number().check(z.gte(0)), 0),
+  diskAmount: z._default(z.number().check(z.gte(0)), 0),
+  feeAmount: z._default(z.number().check(z.gte(0)), 0),
 });
 export type UsageEvent = z.infer<typeof UsageEvent>;
 
 /** Not in the issue's example: generated usage, the same generator the demo uses (see README.md, "The local emulator"). */
 export const SyntheticUsage = z.looseObject({
-  days: z.number().int().min(1).max(3660),
-  seed: z.number().int().default(1),
+  days: z.int().check(z.gte(1), z.lte(3660)),
+  seed: z._default(z.int(), 1),
   /** Endpoints to generate usage for (an id, or an id with its own scale and active period); default: every
    *  endpoint of the user. An id that is not one of the user's endpoints appears in billing only (a deleted one). */
-  endpoints: z
-    .array(
+  endpoints: z.optional(
+    z.array(
       z.union([
-        z.string().min(1),
+        z.string().check(z.minLength(1)),
         z.looseObject({
-          id: z.string().min(1),
+          id: z.string().check(z.minLength(1)),
           /** Typical GPU cost (USD) of a busy hour. */
-          scale: z.number().positive().optional(),
+          scale: z.optional(z.number().check(z.positive())),
           /** Active from this many days before the start time (default: `days`) until this many (default 0). */
-          fromDaysAgo: z.number().int().min(0).optional(),
-          untilDaysAgo: z.number().int().min(0).optional(),
+          fromDaysAgo: z.optional(z.int().check(z.gte(0))),
+          untilDaysAgo: z.optional(z.int().check(z.gte(0))),
         }),
       ]),
-    )
-    .optional(),
+    ),
+  ),
 });
 export type SyntheticUsage = z.infer<typeof SyntheticUsage>;
 
 export const UserConfig = z.looseObject({
-  id: z.string().min(1),
-  keys: z.array(KeyConfig).default([]),
-  endpoints: z.array(EndpointConfig).default([]),
-  usage: z.array(UsageEvent).default([]),
-  syntheticUsage: SyntheticUsage.optional(),
+  id: z.string().check(z.minLength(1)),
+  keys: z._default(z.array(KeyConfig), []),
+  endpoints: z._default(z.array(EndpointConfig), []),
+  usage: z._default(z.array(UsageEvent), []),
+  syntheticUsage: z.optional(SyntheticUsage),
 });
 export type UserConfig = z.infer<typeof UserConfig>;
 
 export const EmulatorConfigSchema = z
   .looseObject({
-    now: DateTime.optional(),
-    rateLimits: z
-      .looseObject({
-        minute: z.number().int().min(1).default(DEFAULT_RATE_LIMITS.minute),
-        hour: z.number().int().min(1).default(DEFAULT_RATE_LIMITS.hour),
-        day: z.number().int().min(1).default(DEFAULT_RATE_LIMITS.day),
-      })
-      .prefault({}),
-    retentionMinutes: z.number().positive().default(DEFAULT_RETENTION_MINUTES),
+    now: z.optional(DateTime),
+    rateLimits: z.prefault(
+      z.looseObject({
+        minute: z._default(z.int().check(z.gte(1)), DEFAULT_RATE_LIMITS.minute),
+        hour: z._default(z.int().check(z.gte(1)), DEFAULT_RATE_LIMITS.hour),
+        day: z._default(z.int().check(z.gte(1)), DEFAULT_RATE_LIMITS.day),
+      }),
+      {},
+    ),
+    retentionMinutes: z._default(z.number().check(z.positive()), DEFAULT_RETENTION_MINUTES),
     /** Per-endpoint, per-operation requests per 10 s (jobs/operationLimits.ts); each defaults to the docs' number. */
-    operationLimits: OperationLimitsConfig.prefault({}),
+    operationLimits: z.prefault(OperationLimitsConfig, {}),
     /** How long /runsync and /status-sync hold a request that names no `wait` (ours; the platform's is 90 s). A
      *  client that cannot send `wait` (runpod-python) meets a job longer than the hold only with a shorter one. */
-    runsyncWaitMs: z.number().int().min(1000).max(300_000).default(90_000),
-    users: z.array(UserConfig).min(1),
+    runsyncWaitMs: z._default(z.int().check(z.gte(1000), z.lte(300_000)), 90_000),
+    users: z.array(UserConfig).check(z.minLength(1)),
   })
-  .superRefine((cfg, ctx) => {
+  .check(z.superRefine((cfg, ctx) => {
     // A key must identify exactly one user, and an endpoint id one endpoint of a user.
     const seenKeys = new Map<string, string>();
     const seenUsers = new Set<string>();
@@ -143,7 +145,7 @@ export const EmulatorConfigSchema = z
         if (e.workersMin > e.workersMax) ctx.addIssue({ code: 'custom', path: ['users', ui, 'endpoints', ei, 'workersMin'], message: `must not exceed workersMax (${e.workersMax})` });
       });
     });
-  });
+  }));
 
 export type EmulatorConfig = z.output<typeof EmulatorConfigSchema>;
 export type EmulatorConfigInput = z.input<typeof EmulatorConfigSchema>;

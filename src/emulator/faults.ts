@@ -2,19 +2,19 @@
 // hits the next `count` responses whose path starts with `path` (default "/v2/"). Faulted requests are not
 // processed (no job is created, no rate-limit unit used), except `delay`, which answers normally afterwards.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { sendProblem } from './respond';
 
 const common = {
-  count: z.number().int().min(1).max(100_000).default(1),
-  path: z.string().startsWith('/').default('/v2/'),
+  count: z._default(z.int().check(z.gte(1), z.lte(100_000)), 1),
+  path: z._default(z.string().check(z.startsWith('/')), '/v2/'),
 };
 
 export const FaultSpec = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('status'), status: z.number().int().min(400).max(599), retryAfter: z.number().int().min(0).optional(), ...common }),
+  z.strictObject({ kind: z.literal('status'), status: z.int().check(z.gte(400), z.lte(599)), retryAfter: z.optional(z.int().check(z.gte(0))), ...common }),
   z.strictObject({ kind: z.literal('drop'), ...common }),
-  z.strictObject({ kind: z.literal('delay'), delayMs: z.number().int().min(0).max(600_000), ...common }),
-  z.strictObject({ kind: z.literal('non-json'), status: z.number().int().min(200).max(599).default(200), contentType: z.string().min(1).default('application/json'), ...common }),
+  z.strictObject({ kind: z.literal('delay'), delayMs: z.int().check(z.gte(0), z.lte(600_000)), ...common }),
+  z.strictObject({ kind: z.literal('non-json'), status: z._default(z.int().check(z.gte(200), z.lte(599)), 200), contentType: z._default(z.string().check(z.minLength(1)), 'application/json'), ...common }),
   z.strictObject({ kind: z.literal('bad-schema'), ...common }),
 ]);
 export type FaultSpec = z.output<typeof FaultSpec>;

@@ -2,11 +2,12 @@
 // a dedicated endpoint of one account means nothing on another. Kept in globalState (user data, never in a
 // workspace file).
 import type * as vscode from 'vscode';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { zCatch } from '../core/zodCatch';
 import type { AddedEndpoint } from './billingTreeModel';
 
 const KEY_PREFIX = 'serverlessGpu.addedEndpoints:';
-const StoredEndpoint = z.object({ id: z.string(), displayName: z.string().optional().catch(undefined) });
+const StoredEndpoint = z.object({ id: z.string(), displayName: zCatch(z.optional(z.string()), undefined) });
 
 export class AddedEndpoints {
   constructor(private readonly state: vscode.Memento) {}

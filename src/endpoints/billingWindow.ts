@@ -6,7 +6,7 @@
 // 00:00 UTC, by hour, and ends with the current hour. A custom range sends its start and end, which the
 // server snaps to the bucket size.
 import { bucketStart } from '../core/billing/buckets';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { BillingQueryParams, BillingQueryEcho } from '../core/schemas';
 import { BucketSize, DateTime } from '../core/schemas';
 

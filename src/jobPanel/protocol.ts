@@ -2,7 +2,7 @@
 // (src/jobPanel/jobPanel.ts) and by the webview script (media/jobPanel/main.ts), so neither side can send
 // what the other does not understand; each side validates what it receives (DEVELOPERS.md, webviews).
 // No `vscode` import: this module is bundled for the browser too.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { jobFacts } from '../jobs/jobRecord';
 
 /**
@@ -14,33 +14,33 @@ import { jobFacts } from '../jobs/jobRecord';
  * The bytes travel apart from the job, one file per message, so the extension host holds one file at a time
  * rather than every output at once (issue 11).
  */
-const sentAsBytes = z.boolean().optional();
+const sentAsBytes = z.optional(z.boolean());
 
 /** One output of a job as the panel shows it. `src` is always a webview URI of a LOCAL saved file. */
 export const PanelOutput = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('image'),
-    index: z.number().int().min(0),
-    src: z.string().optional(),
+    index: z.int().check(z.gte(0)),
+    src: z.optional(z.string()),
     sentAsBytes,
-    seed: z.number().optional(),
-    width: z.number().optional(),
-    height: z.number().optional(),
-    fileName: z.string().optional(),
+    seed: z.optional(z.number()),
+    width: z.optional(z.number()),
+    height: z.optional(z.number()),
+    fileName: z.optional(z.string()),
   }),
   z.strictObject({
     kind: z.enum(['video', 'audio']),
-    index: z.number().int().min(0),
-    src: z.string().optional(),
+    index: z.int().check(z.gte(0)),
+    src: z.optional(z.string()),
     sentAsBytes,
-    fileName: z.string().optional(),
+    fileName: z.optional(z.string()),
     /** Shown instead of the player when the file could not be saved (download off, too big, failed). */
-    note: z.string().optional(),
+    note: z.optional(z.string()),
   }),
-  z.strictObject({ kind: z.literal('json'), index: z.number().int().min(0), text: z.string() }),
+  z.strictObject({ kind: z.literal('json'), index: z.int().check(z.gte(0)), text: z.string() }),
   /** A model's answer, shown as readable text (not JSON); `fileName` is the saved output.txt. */
-  z.strictObject({ kind: z.literal('text'), index: z.number().int().min(0), text: z.string(), fileName: z.string().optional() }),
-  z.strictObject({ kind: z.literal('rejected'), index: z.number().int().min(0), reason: z.string(), value: z.string() }),
+  z.strictObject({ kind: z.literal('text'), index: z.int().check(z.gte(0)), text: z.string(), fileName: z.optional(z.string()) }),
+  z.strictObject({ kind: z.literal('rejected'), index: z.int().check(z.gte(0)), reason: z.string(), value: z.string() }),
 ]);
 export type PanelOutput = z.infer<typeof PanelOutput>;
 
@@ -48,25 +48,25 @@ export type PanelOutput = z.infer<typeof PanelOutput>;
 export const PanelJob = z.strictObject({
   key: z.string(),
   endpointId: z.string(),
-  jobId: z.string().optional(),
+  jobId: z.optional(z.string()),
   mode: z.enum(['async', 'sync']),
-  inputFileName: z.string().optional(),
+  inputFileName: z.optional(z.string()),
   status: z.string(),
   /** True while the extension is still waiting for this job. */
   running: z.boolean(),
   /** While a request of this job waits before its retry (issue 12): why and until when (epoch ms); the page counts down. */
-  retryWait: z.strictObject({ reason: z.enum(['rateLimited', 'unavailable', 'network', 'quota']), status: z.number().optional(), until: z.number() }).optional(),
+  retryWait: z.optional(z.strictObject({ reason: z.enum(['rateLimited', 'unavailable', 'network', 'quota']), status: z.optional(z.number()), until: z.number() })),
   /** Cancel Job is offered (a job the service knows, still running there). */
-  canCancel: z.boolean().default(false),
+  canCancel: z._default(z.boolean(), false),
   /** Retry is offered (a FAILED or TIMED_OUT job the service knows). */
-  canRetry: z.boolean().default(false),
+  canRetry: z._default(z.boolean(), false),
   ...jobFacts,
   /** Actions offered with the error (describeError), shown as buttons. */
-  errorActions: z.array(z.strictObject({ id: z.string(), label: z.string() })).default([]),
-  note: z.string().optional(),
-  outputsFolder: z.string().optional(),
+  errorActions: z._default(z.array(z.strictObject({ id: z.string(), label: z.string() })), []),
+  note: z.optional(z.string()),
+  outputsFolder: z.optional(z.string()),
   outputs: z.array(PanelOutput),
-  jobJson: z.string().optional(),
+  jobJson: z.optional(z.string()),
 });
 export type PanelJob = z.infer<typeof PanelJob>;
 
@@ -77,7 +77,7 @@ export const HostMessage = z.discriminatedUnion('type', [
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
-const outputRef = { index: z.number().int().min(0) };
+const outputRef = { index: z.int().check(z.gte(0)) };
 export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ready') }),
   z.strictObject({ type: z.literal('openInput') }),
@@ -98,5 +98,5 @@ export const WebviewMessage = z.discriminatedUnion('type', [
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 
 /** What the webview keeps through getState/setState, and what the serializer gets back after a reload. */
-export const PanelState = z.looseObject({ key: z.string(), job: PanelJob.optional() });
+export const PanelState = z.looseObject({ key: z.string(), job: z.optional(PanelJob) });
 export type PanelState = z.infer<typeof PanelState>;

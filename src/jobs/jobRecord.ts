@@ -1,8 +1,9 @@
 // One job as the extension remembers it: what was sent, where, what the service said, and where its outputs
 // were saved. Persisted in the history (workspaceState) and in the job's job.json, so it is read back with
 // zod: a record written by an older version, or a hand-edited file, must not crash the history.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { isTerminalStatus } from '../core/schemas';
+import { zCatch } from '../core/zodCatch';
 
 /** States of our own, beside the service's (SPEC 3): before the service answered, or after we stopped. */
 export const LocalStatus = {
@@ -22,18 +23,18 @@ export const LocalStatus = {
 export const SavedOutput = z.looseObject({
   kind: z.enum(['image', 'video', 'audio', 'json', 'text', 'rejected']),
   /** Where in the output it came from ("output[0].image_url"). */
-  field: z.string().default(''),
+  field: z._default(z.string(), ''),
   /** The saved file, as a URI string, when there is one. */
-  file: z.string().optional(),
-  seed: z.number().optional(),
-  width: z.number().optional(),
-  height: z.number().optional(),
+  file: z.optional(z.string()),
+  seed: z.optional(z.number()),
+  width: z.optional(z.number()),
+  height: z.optional(z.number()),
   /** For a media URL that was not downloaded: the URL, shown as text only. */
-  url: z.string().optional(),
+  url: z.optional(z.string()),
   /** Why a media URL was not saved, or why a part was rejected. */
-  note: z.string().optional(),
+  note: z.optional(z.string()),
   /** A JSON part as text, or a model's answer (kind text, saved as output.txt). */
-  text: z.string().optional(),
+  text: z.optional(z.string()),
 });
 export type SavedOutput = z.infer<typeof SavedOutput>;
 
@@ -41,39 +42,39 @@ export type SavedOutput = z.infer<typeof SavedOutput>;
 export const jobFacts = {
   submittedAt: z.number(),
   /** When the extension first saw the job leave the queue / finish (epoch ms). */
-  startedAt: z.number().optional(),
-  finishedAt: z.number().optional(),
-  delayTime: z.number().optional(),
-  executionTime: z.number().optional(),
-  workerId: z.string().optional(),
-  cost: z.number().optional(),
+  startedAt: z.optional(z.number()),
+  finishedAt: z.optional(z.number()),
+  delayTime: z.optional(z.number()),
+  executionTime: z.optional(z.number()),
+  workerId: z.optional(z.string()),
+  cost: z.optional(z.number()),
   /** The service's error text of a failed job, or what went wrong on our side. */
-  error: z.string().optional(),
+  error: z.optional(z.string()),
   /** While the job is IN_QUEUE: why it waits, from the endpoint's health (cold start, all busy...). */
-  queueReason: z.string().optional(),
+  queueReason: z.optional(z.string()),
   /** The text a streaming worker has written so far (/stream), until the final output replaces it. */
-  streamText: z.string().optional(),
+  streamText: z.optional(z.string()),
 };
 
 export const JobRecord = z.looseObject({
   /** Ours, unique per run (the job id is unknown until the service answers, and ids may repeat across endpoints). */
-  key: z.string().min(1),
-  endpointId: z.string().min(1),
-  jobId: z.string().optional(),
-  mode: z.enum(['async', 'sync']).catch('async'),
+  key: z.string().check(z.minLength(1)),
+  endpointId: z.string().check(z.minLength(1)),
+  jobId: z.optional(z.string()),
+  mode: zCatch(z.enum(['async', 'sync']), 'async'),
   /** The input file's URI, when the job was started from one. */
-  inputFile: z.string().optional(),
-  input: z.record(z.string(), z.unknown()).catch({}),
+  inputFile: z.optional(z.string()),
+  input: zCatch(z.record(z.string(), z.unknown()), {}),
   /** The request options sent beside the input (webhook, policy, s3Config), as the input file gave them. */
-  request: z.record(z.string(), z.unknown()).optional().catch(undefined),
-  status: z.string().min(1),
+  request: zCatch(z.optional(z.record(z.string(), z.unknown())), undefined),
+  status: z.string().check(z.minLength(1)),
   ...jobFacts,
-  note: z.string().optional(),
+  note: z.optional(z.string()),
   /** The job's outputs folder (URI string): `<outputsDirectory>/<endpoint>/<job id>/`. */
-  outputsFolder: z.string().optional(),
-  outputs: z.array(SavedOutput).catch([]).default([]),
+  outputsFolder: z.optional(z.string()),
+  outputs: z._default(zCatch(z.array(SavedOutput), []), []),
   /** The first saved PNG (URI string): the history item's thumbnail. */
-  thumbnail: z.string().optional(),
+  thumbnail: z.optional(z.string()),
 });
 export type JobRecord = z.infer<typeof JobRecord>;
 

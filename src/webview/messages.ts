@@ -3,8 +3,9 @@
 // the page has said `ready` (the handshake of STYLE.md "Webviews").
 import type * as vscode from 'vscode';
 import type { Logger } from '../core/log';
+import '../core/zodMessages';
 
-/** Any zod schema (classic `zod` or the smaller `zod/mini` a webview bundle may prefer) that parses `T`. */
+/** Any zod schema (`zod/mini`, as every protocol module uses, or classic `zod`) that parses `T`. */
 export interface MessageSchema<T> {
   safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { message: string }[] } };
 }

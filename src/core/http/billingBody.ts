@@ -5,9 +5,9 @@
 // string validated once; anything this check rejects is handed to the zod schema, which stays the one
 // definition of the wire type and gives the exact path and message of the first problem.
 import { AMOUNT_KEYS, DateTime, ListServerlessBillingResponse, ServerlessBillingMetadata } from '../schemas';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 
-export type SafeResult<T> = { success: true; data: T } | { success: false; error: z.ZodError };
+export type SafeResult<T> = { success: true; data: T } | { success: false; error: z.core.$ZodError };
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

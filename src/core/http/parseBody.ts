@@ -1,13 +1,15 @@
 // A response body, as text, through a schema: the one place a body that is not JSON, or not the expected
 // shape, becomes a SchemaError naming the first offending field. Its own module (not request.ts) so the billing
 // worker's bundle takes it without the transport. No `vscode` import.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
+// The issue's message becomes the SchemaError's words: zod's English messages, also in the billing worker.
+import '../zodMessages';
 import { SchemaError } from './errors';
 
 /** A parsed body that is not a plain `schema.safeParse` (see billingBody.ts). */
-export type BodyParser<T> = (json: unknown) => { success: true; data: T } | { success: false; error: z.ZodError };
+export type BodyParser<T> = (json: unknown) => { success: true; data: T } | { success: false; error: z.core.$ZodError };
 
-export function parseBody<T>(body: string, parse: z.ZodType<T> | BodyParser<T>, status: number, contentType: string | null): T {
+export function parseBody<T>(body: string, parse: z.ZodMiniType<T> | BodyParser<T>, status: number, contentType: string | null): T {
   let json: unknown;
   try {
     json = JSON.parse(body);

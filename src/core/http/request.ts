@@ -12,7 +12,7 @@
 // - Non-idempotent requests (POST /run, /runsync) are NEVER sent twice once they may have reached the
 //   server: a duplicate job costs the user money. Holding a request back BEFORE sending it, because a
 //   rate-limit window is exhausted, is always fine: nothing reached the server yet.
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { CancelledError, NetworkError, RateLimitedError, ServiceError, TimeoutError } from './errors';
 import { parseBody, type BodyParser } from './parseBody';
 import { exhaustedWindow, isEmptySnapshot, mergeRateLimits, parseRateLimitHeaders, rateLimitWaitMs } from './rateLimit';
@@ -113,7 +113,7 @@ export interface HttpTransportOptions {
 }
 
 export interface HttpTransport {
-  send<T>(request: HttpRequest, parse: z.ZodType<T> | BodyParser<T> | BytesBodyReader<T>): Promise<T>;
+  send<T>(request: HttpRequest, parse: z.ZodMiniType<T> | BodyParser<T> | BytesBodyReader<T>): Promise<T>;
   readonly rateLimits: RateLimitSnapshot;
   onRateLimits(listener: (snapshot: RateLimitSnapshot) => void): () => void;
   /** Called before every wait between attempts (and before a request held for an exhausted window). */
@@ -339,7 +339,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     return Math.floor(random() * ceiling);
   }
 
-  async function send<T>(request: HttpRequest, parse: z.ZodType<T> | BodyParser<T> | BytesBodyReader<T>): Promise<T> {
+  async function send<T>(request: HttpRequest, parse: z.ZodMiniType<T> | BodyParser<T> | BytesBodyReader<T>): Promise<T> {
     const bytesReader = isBytesReader<T>(parse) ? parse : undefined;
     const label = `${request.method} ${request.url.origin}${request.url.pathname}`;
     for (let attempt = 1; ; attempt++) {
@@ -362,7 +362,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       logger.debug(`<- ${response.status} ${label} (${response.receivedAt - started} ms)`);
       if (response.status >= 200 && response.status < 300) {
         if (typeof response.body !== 'string') return (response.body as BodySink<T>).finish();
-        return parseBody(response.body, parse as z.ZodType<T> | BodyParser<T>, response.status, response.headers.get('content-type'));
+        return parseBody(response.body, parse as z.ZodMiniType<T> | BodyParser<T>, response.status, response.headers.get('content-type'));
       }
       const failed = { ...response, body: typeof response.body === 'string' ? response.body : '', rateLimits };
       const error = errorFromResponse(failed);

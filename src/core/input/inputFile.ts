@@ -6,6 +6,7 @@ import { BadInputError } from '../http/errors';
 import type { JobInput } from '../schemas';
 import { RequestOptions } from '../runtime/schemas';
 import { lineColumnAt, scanJson } from './jsonLocator';
+import '../zodMessages';
 
 export interface ParsedInputFile {
   input: JobInput;

@@ -6,7 +6,7 @@
 // writes them. Read leniently like every response (extra fields pass; enums the reference may grow are plain
 // strings, with the known values exported for whoever writes them); fields the reference marks required are
 // required here.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { pathSegment } from '../ids';
 import { DateTime } from '../schemas';
 
@@ -22,61 +22,61 @@ export type WorkerStatus = (typeof WORKER_STATUSES)[number];
 
 /** `requestUrls`: a queue endpoint's job URLs (with `{job_id}` placeholders), or a load balancer's base and health. */
 export const EndpointRequestUrls = z.looseObject({
-  run: z.string().optional(),
-  runSync: z.string().optional(),
-  status: z.string().optional(),
-  stream: z.string().optional(),
-  cancel: z.string().optional(),
-  retry: z.string().optional(),
-  purgeQueue: z.string().optional(),
-  health: z.string().optional(),
-  base: z.string().optional(),
+  run: z.optional(z.string()),
+  runSync: z.optional(z.string()),
+  status: z.optional(z.string()),
+  stream: z.optional(z.string()),
+  cancel: z.optional(z.string()),
+  retry: z.optional(z.string()),
+  purgeQueue: z.optional(z.string()),
+  health: z.optional(z.string()),
+  base: z.optional(z.string()),
 });
 
 /** `gpu`: pools workers are placed on, types taken out of them, GPUs per worker, and the CUDA constraint. */
 export const EndpointGpu = z.looseObject({
-  pools: z.array(z.string()).optional(),
-  excludedTypes: z.array(z.string()).optional(),
-  count: z.number().int().min(1).optional(),
-  allowedCudaVersions: z.array(z.string()).optional(),
-  minCudaVersion: z.string().nullable().optional(),
+  pools: z.optional(z.array(z.string())),
+  excludedTypes: z.optional(z.array(z.string())),
+  count: z.optional(z.int().check(z.gte(1))),
+  allowedCudaVersions: z.optional(z.array(z.string())),
+  minCudaVersion: z.optional(z.nullable(z.string())),
 });
 
 /** `workers`: the scaling bounds; `idleTimeout` in seconds (omitted by the service for REQUEST_COUNT queues). */
 export const EndpointWorkers = z.looseObject({
-  min: z.number().int().min(0).optional(),
-  max: z.number().int().min(0).optional(),
-  idleTimeout: z.number().int().optional(),
+  min: z.optional(z.int().check(z.gte(0))),
+  max: z.optional(z.int().check(z.gte(0))),
+  idleTimeout: z.optional(z.int()),
 });
 
 /** `scaling`: a union on `type` in the reference (`queueDelay` for QUEUE_DELAY, `requestCount` for REQUEST_COUNT). */
 export const EndpointScaling = z.looseObject({
   type: z.string(),
-  queueDelay: z.number().optional(),
-  requestCount: z.number().int().optional(),
+  queueDelay: z.optional(z.number()),
+  requestCount: z.optional(z.int()),
 });
 
 export const ServerlessEndpoint = z.looseObject({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   /** The human name the user gave the endpoint (required by the reference; not unique). */
   name: z.string(),
-  type: z.string().optional(),
-  requestUrls: EndpointRequestUrls.optional(),
-  image: z.string().optional(),
-  args: z.string().optional(),
-  disk: z.number().int().optional(),
-  ports: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  registry: z.string().nullable().optional(),
+  type: z.optional(z.string()),
+  requestUrls: z.optional(EndpointRequestUrls),
+  image: z.optional(z.string()),
+  args: z.optional(z.string()),
+  disk: z.optional(z.int()),
+  ports: z.optional(z.array(z.string())),
+  env: z.optional(z.record(z.string(), z.string())),
+  registry: z.optional(z.nullable(z.string())),
   /** GPU endpoints; null or absent for CPU endpoints, which carry `cpu` instead. */
-  gpu: EndpointGpu.nullable().optional(),
-  cpu: z.array(z.looseObject({ id: z.string(), vcpuCount: z.number().int(), memory: z.number().int().optional() })).optional(),
+  gpu: z.optional(z.nullable(EndpointGpu)),
+  cpu: z.optional(z.array(z.looseObject({ id: z.string(), vcpuCount: z.int(), memory: z.optional(z.int()) }))),
   workers: EndpointWorkers,
   scaling: EndpointScaling,
   dataCenterIds: z.array(z.string()),
   networkVolumes: z.array(z.string()),
   /** Per-request execution timeout, in milliseconds. */
-  timeout: z.number().int(),
+  timeout: z.int(),
   flashboot: z.string(),
   createdAt: DateTime,
 });
@@ -87,30 +87,30 @@ export const ListEndpointsResponse = z.looseObject({ endpoints: z.array(Serverle
 export type ListEndpointsResponse = z.infer<typeof ListEndpointsResponse>;
 
 export const EndpointWorker = z.looseObject({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   status: z.string(),
   /** True when the worker runs an older configuration than the endpoint's `endpointVersion`. */
   isStale: z.boolean(),
-  version: z.number().int().nullable().optional(),
-  gpuCount: z.number().int().min(0),
-  image: z.string().nullable().optional(),
+  version: z.optional(z.nullable(z.int())),
+  gpuCount: z.int().check(z.gte(0)),
+  image: z.optional(z.nullable(z.string())),
   /** Null until the worker is placed and running. */
-  uptimeSeconds: z.number().int().min(0).nullable().optional(),
-  gpuTypeId: z.string().nullable().optional(),
-  dataCenterId: z.string().nullable().optional(),
+  uptimeSeconds: z.optional(z.nullable(z.int().check(z.gte(0)))),
+  gpuTypeId: z.optional(z.nullable(z.string())),
+  dataCenterId: z.optional(z.nullable(z.string())),
   /** Null if the worker has not started. */
-  startedAt: DateTime.nullable().optional(),
+  startedAt: z.optional(z.nullable(DateTime)),
 });
 export type EndpointWorker = z.infer<typeof EndpointWorker>;
 
 /** A roll-up of `workers` by status: running + idle + initializing + throttled + unhealthy == total. */
 export const WorkerSummary = z.looseObject({
-  running: z.number().int().min(0),
-  idle: z.number().int().min(0),
-  initializing: z.number().int().min(0),
-  throttled: z.number().int().min(0),
-  unhealthy: z.number().int().min(0),
-  total: z.number().int().min(0),
+  running: z.int().check(z.gte(0)),
+  idle: z.int().check(z.gte(0)),
+  initializing: z.int().check(z.gte(0)),
+  throttled: z.int().check(z.gte(0)),
+  unhealthy: z.int().check(z.gte(0)),
+  total: z.int().check(z.gte(0)),
 });
 export type WorkerSummary = z.infer<typeof WorkerSummary>;
 
@@ -118,7 +118,7 @@ export type WorkerSummary = z.infer<typeof WorkerSummary>;
 export const ListEndpointWorkersResponse = z.looseObject({
   workers: z.array(EndpointWorker),
   summary: WorkerSummary,
-  endpointVersion: z.number().int().nullable().optional(),
+  endpointVersion: z.optional(z.nullable(z.int())),
 });
 export type ListEndpointWorkersResponse = z.infer<typeof ListEndpointWorkersResponse>;
 

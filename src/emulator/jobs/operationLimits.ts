@@ -3,7 +3,7 @@
 // emulator clock, aligned like the user windows. Operations the table does not list (status-sync, retry,
 // health) have no limit of their own. A request refused here uses nothing, in either limiter. The config's
 // `operationLimits` (our addition) overrides an operation's number, e.g. for a benchmark.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const OPERATION_WINDOW_MS = 10_000;
 
@@ -17,7 +17,7 @@ export const OPERATION_LIMITS: Readonly<Record<string, number>> = {
   'purge-queue': 2,
 };
 
-const perWindow = z.number().int().min(1).optional();
+const perWindow = z.optional(z.int().check(z.gte(1)));
 export const OperationLimitsConfig = z.looseObject({
   runsync: perWindow, run: perWindow, status: perWindow, stream: perWindow, cancel: perWindow, 'purge-queue': perWindow,
 });

@@ -2,16 +2,17 @@
 // the optional top-level fields of the platform docs ("Send API requests", Advanced options): `webhook`,
 // `policy` {executionTimeout > 5000 ms, lowPriority, ttl 10 s..1 week} and `s3Config` (accepted and ignored:
 // the emulated workers store nothing). Anything else is still a 400 that names it, in JSON-path words.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { RunRequest } from '../../core/schemas';
+import '../../core/zodMessages';
 import { HttpProblem } from '../respond';
 
 const WEEK_MS = 7 * 86_400_000;
 
 const Policy = z.strictObject({
-  executionTimeout: z.number().int().gt(5000).max(WEEK_MS).optional(),
-  lowPriority: z.boolean().optional(),
-  ttl: z.number().int().min(10_000).max(WEEK_MS).optional(),
+  executionTimeout: z.optional(z.int().check(z.gt(5000), z.lte(WEEK_MS))),
+  lowPriority: z.optional(z.boolean()),
+  ttl: z.optional(z.int().check(z.gte(10_000), z.lte(WEEK_MS))),
 });
 
 const S3Config = z.looseObject({
@@ -19,13 +20,13 @@ const S3Config = z.looseObject({
   accessSecret: z.string(),
   bucketName: z.string(),
   endpointUrl: z.string(),
-  objectPath: z.string().optional(),
+  objectPath: z.optional(z.string()),
 });
 
-const SubmitBody = RunRequest.extend({
-  webhook: z.string().optional(),
-  policy: Policy.optional(),
-  s3Config: S3Config.optional(),
+const SubmitBody = z.extend(RunRequest, {
+  webhook: z.optional(z.string()),
+  policy: z.optional(Policy),
+  s3Config: z.optional(S3Config),
 });
 
 export interface RunBody {

@@ -2,7 +2,7 @@
 // platform's own defaults where its docs give one (docs.runpod.io, "Endpoint settings": active/min workers 0,
 // max workers 3, idle timeout 5 s, execution timeout 600 s). The cold start has no platform default (it is the
 // worker's own start-up time); 0 keeps a job's delay exactly `queueMs`, as before workers existed.
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const DEFAULT_WORKERS_MIN = 0;
 export const DEFAULT_WORKERS_MAX = 3;
@@ -14,15 +14,15 @@ const DAY_MS = 86_400_000;
 /** Spread into the endpoint schema of config.ts. */
 export const RUNTIME_FIELDS = {
   /** Workers kept up at all times ("active workers"); they never idle out and start warm. */
-  workersMin: z.number().int().min(0).max(1000).default(DEFAULT_WORKERS_MIN),
+  workersMin: z._default(z.int().check(z.gte(0), z.lte(1000)), DEFAULT_WORKERS_MIN),
   /** At most this many workers at once; 0 is an endpoint that never runs anything (its jobs only queue). */
-  workersMax: z.number().int().min(0).max(1000).default(DEFAULT_WORKERS_MAX),
+  workersMax: z._default(z.int().check(z.gte(0), z.lte(1000)), DEFAULT_WORKERS_MAX),
   /** An idle worker above workersMin stops after this long without a job. */
-  idleTimeoutMs: z.number().int().min(0).max(DAY_MS).default(DEFAULT_IDLE_TIMEOUT_MS),
+  idleTimeoutMs: z._default(z.int().check(z.gte(0), z.lte(DAY_MS)), DEFAULT_IDLE_TIMEOUT_MS),
   /** A new worker is `initializing` this long before it can take a job. */
-  coldStartMs: z.number().int().min(0).max(DAY_MS).default(DEFAULT_COLD_START_MS),
+  coldStartMs: z._default(z.int().check(z.gte(0), z.lte(DAY_MS)), DEFAULT_COLD_START_MS),
   /** A running job is ended TIMED_OUT after this long (0: never); a job's policy.executionTimeout overrides it. */
-  executionTimeoutMs: z.number().int().min(0).max(DAY_MS).default(DEFAULT_EXECUTION_TIMEOUT_MS),
+  executionTimeoutMs: z._default(z.int().check(z.gte(0), z.lte(DAY_MS)), DEFAULT_EXECUTION_TIMEOUT_MS),
 };
 
 export interface RuntimeSettings {

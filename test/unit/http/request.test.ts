@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { createHttpTransport, joinUrl, type HttpRequest, type HttpTransportOptions } from '../../../src/core/http/request';
 import {
   CancelledError, ForbiddenError, NetworkError, NotFoundError, RateLimitedError, SchemaError, ServerError, TimeoutError,
@@ -99,6 +99,8 @@ describe('HTTP layer: bodies that break the schema', () => {
     assert.ok(e instanceof SchemaError);
     assert.equal(e.path, 'records.1.totalAmount');
     assert.match(e.message, /at records\.1\.totalAmount/);
+    // zod's English message, not zod/mini's bare "Invalid input" (src/core/zodMessages.ts).
+    assert.match(e.message, /expected number, received string/);
     assert.equal(e.status, 200);
   });
 });

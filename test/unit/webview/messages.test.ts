@@ -87,6 +87,9 @@ describe('webview message channel', () => {
     await page.send('ready');
     assert.deepEqual(received, []);
     assert.equal(logger.lines.filter((l) => l.startsWith('warn: Dropped an invalid message')).length, 3);
+    // What was wrong, in zod's English words (src/core/zodMessages.ts), not zod/mini's bare "Invalid input".
+    assert.match(logger.lines[0]!, /expected string, received undefined/);
+    assert.match(logger.lines[1]!, /Unrecognized key: "extra"/);
     await page.send({ type: 'clicked', id: 'a' });
     assert.deepEqual(received, [{ type: 'clicked', id: 'a' }]);
   });
