@@ -27,7 +27,7 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
   context.subscriptions.push(settings);
   // Billing bodies are read on a worker thread (started on the first refresh, not here): a year of hourly
   // billing would otherwise block this thread, which every extension of the window shares, for seconds.
-  const billingReader = createWorkerBillingReader(context.asAbsolutePath('dist/billingWorker.js'), (m) => logger.warn(m));
+  const billingReader = createWorkerBillingReader(context.asAbsolutePath('dist/billingWorker.js'), { warn: (m) => logger.warn(m) });
   context.subscriptions.push({ dispose: () => billingReader.dispose() });
 
   // Features: one line each. Show Logs first: the notification of any activation error below offers it.

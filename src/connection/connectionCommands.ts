@@ -39,7 +39,7 @@ export async function setApiKey(connection: Connection, logger: Logger): Promise
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Checking the API key with ${hostOf(profile.billingBaseUrl)}…` },
-      () => connection.clientFor(profile, key).listBilling({ lastN: 1 }),
+      () => connection.clientFor(profile, key).listBillingTable({ lastN: 1 }),
     );
   } catch (e) {
     const d = describeError(e, { operation: 'billing', host: hostOf(profile.billingBaseUrl), secrets: [...connection.secrets(), key] });

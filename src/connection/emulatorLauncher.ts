@@ -1,13 +1,8 @@
-// Starts the bundled emulator (dist/emulator.js, shipped in the .vsix) as a child process for "Use Local
-// Emulator", and stops it when the extension goes away. `process.execPath` is Node in code-server and the
-// Electron binary in desktop VS Code; ELECTRON_RUN_AS_NODE=1 makes the latter behave as Node too.
-import { spawn, type ChildProcess } from 'node:child_process';
-import * as path from 'node:path';
+// Starts the bundled emulator (emulatorProcess.ts) for "Use Local Emulator", once per window, and stops it when
+// the extension goes away.
+import type { ChildProcess } from 'node:child_process';
 import type { Logger } from '../core/log';
-
-/** The emulator prints one line containing its origin when it is ready (issue #3). */
-const READY_LINE = /(http:\/\/[^\s/]+)/;
-const START_TIMEOUT_MS = 20_000;
+import { startEmulatorProcess } from './emulatorProcess';
 
 export class EmulatorLauncher {
   private child: ChildProcess | undefined;
@@ -28,52 +23,20 @@ export class EmulatorLauncher {
     return this.starting;
   }
 
-  private spawn(): Promise<string> {
-    const script = path.join(this.extensionPath, 'dist', 'emulator.js');
-    return new Promise<string>((resolve, reject) => {
-      // stdin a pipe with --exit-with-stdin: the emulator ends with the extension host, even one that was
-      // SIGKILLed or crashed and never called stop().
-      const child = spawn(process.execPath, [script, '--host', '127.0.0.1', '--port', '0', '--exit-with-stdin'], {
-        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      this.child = child;
-      let buffered = '';
-      let settled = false;
-      const fail = (message: string): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        child.kill();
-        reject(new Error(message));
-      };
-      const timer = setTimeout(() => fail(`the local emulator did not start within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
-      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-        if (settled) {
-          this.logger.debug(`[emulator] ${chunk.trimEnd()}`);
-          return;
-        }
-        buffered += chunk;
-        const match = READY_LINE.exec(buffered);
-        if (match?.[1]) {
-          settled = true;
-          clearTimeout(timer);
-          this.url = match[1];
-          this.logger.info(`Local emulator listening on ${this.url}`);
-          resolve(this.url);
-        }
-      });
-      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.logger.warn(`[emulator] ${chunk.trimEnd()}`));
-      child.on('error', (e) => fail(`the local emulator could not be started: ${e.message}`));
-      child.on('exit', (code, signal) => {
-        fail(`the local emulator exited before it was ready (code ${code ?? signal})`);
-        if (this.child === child) {
-          this.child = undefined;
-          this.url = undefined;
-          this.onExit();
-        }
-      });
+  private async spawn(): Promise<string> {
+    const started = startEmulatorProcess({
+      extensionPath: this.extensionPath, args: ['--port', '0'], name: 'the local emulator', logTag: '[emulator]', logger: this.logger,
+      onExit: () => {
+        if (this.child !== started.child) return;
+        this.child = undefined;
+        this.url = undefined;
+        this.onExit();
+      },
     });
+    this.child = started.child;
+    this.url = await started.ready;
+    this.logger.info(`Local emulator listening on ${this.url}`);
+    return this.url;
   }
 
   stop(): void {

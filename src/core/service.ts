@@ -1,6 +1,6 @@
 // The contract of the core client: what the editor layer (tree, panel, commands) calls. Implemented by
 // `createServiceClient` in ./http/client.ts; job waiting lives in ./jobs/. No `vscode` import.
-import type { BillingQueryParams, Job, JobInput, ListServerlessBillingResponse, RateLimitWindow, RunResponse } from './schemas';
+import type { BillingQueryParams, Job, JobInput, RateLimitWindow, RunResponse } from './schemas';
 import type { RetryWait } from './http/request';
 import type { BillingTableResult } from './billing/readBillingBody';
 import type { RuntimeCalls } from './runtime/client';
@@ -38,12 +38,6 @@ export interface RateLimitWindowState {
 }
 export type RateLimitSnapshot = Partial<Record<RateLimitWindow, RateLimitWindowState>>;
 
-export interface BillingResult {
-  response: ListServerlessBillingResponse;
-  /** Inconsistencies between metadata and records (recordCount, uniqueServerlessCount, totals): shown, not fatal. */
-  warnings: string[];
-}
-
 /** A job's submission: the input, and the documented options sent with it (webhook, policy, s3Config). */
 export interface SubmitOptions extends CallOptions {
   request?: RequestOptions;
@@ -52,12 +46,10 @@ export interface SubmitOptions extends CallOptions {
 /** SPEC 4's routes, plus the platform's job-control routes and its endpoint list (feature-detected by callers). */
 export interface ServiceClient extends RuntimeCalls, ServerlessCalls {
   readonly settings: Readonly<ConnectionSettings>;
-  /** GET /v2/billing/serverless (SPEC 4.1). The query is validated first; a bad one throws BadQueryError and sends nothing. */
-  listBilling(query: BillingQueryParams, options?: CallOptions): Promise<BillingResult>;
   /**
-   * The same request, read into what the views show (columns, see ../billing/billingTable.ts) by the client's
-   * billing reader: on the billing worker's thread in the extension, so a year of hourly data never blocks the
-   * extension host.
+   * GET /v2/billing/serverless (SPEC 4.1), read into what the views show (columns, ../billing/billingTable.ts) by
+   * the client's billing reader: on the billing worker's thread in the extension, so a year of hourly data never
+   * blocks the extension host. The query is validated first; a bad one throws BadQueryError and sends nothing.
    */
   listBillingTable(query: BillingQueryParams, options?: CallOptions): Promise<BillingTableResult>;
   /** POST /v2/{id}/run (SPEC 4.2). Never retried once the request may have reached the server. */

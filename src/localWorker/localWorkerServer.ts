@@ -3,15 +3,13 @@
 // connection's URL, and everything the editor holds for it, stays valid. The emulator's own watchdogs make sure
 // no worker process outlives it, and --exit-with-stdin that it does not outlive the extension host (README
 // "Develop a worker locally").
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { Logger } from '../core/log';
 import { localWorkerConfig } from './workerFile';
-
-const READY_LINE = /(http:\/\/[^\s/]+)/;
-const START_TIMEOUT_MS = 20_000;
+import { startEmulatorProcess } from '../connection/emulatorProcess';
 
 export interface ServedWorker {
   file: string;
@@ -76,46 +74,18 @@ export class LocalWorkerServer {
   }
 
   private spawn(configFile: string, port: number): Promise<string> {
-    const script = path.join(this.extensionPath, 'dist', 'emulator.js');
-    return new Promise<string>((resolve, reject) => {
-      // stdin a pipe with --exit-with-stdin: the emulator (and the user's worker processes under it) ends with
-      // the extension host, even one that was SIGKILLed or crashed without stopping it.
-      const child = spawn(process.execPath, [script, '--host', '127.0.0.1', '--port', String(port), '--config', configFile, '--exit-with-stdin'], {
-        env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      this.child = child;
-      let buffered = '';
-      let settled = false;
-      const timer = setTimeout(() => fail(`the local worker's emulator did not start within ${START_TIMEOUT_MS / 1000} s`), START_TIMEOUT_MS);
-      const fail = (message: string): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        child.kill();
-        reject(new Error(message));
-      };
-      child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-        if (settled) return;
-        buffered += chunk;
-        const m = READY_LINE.exec(buffered);
-        if (m?.[1]) {
-          settled = true;
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      });
-      child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.logger.warn(`[local worker emulator] ${chunk.trimEnd()}`));
-      child.on('error', (e) => fail(`the local worker's emulator could not be started: ${e.message}`));
-      child.on('exit', (code, signal) => {
-        fail(`the local worker's emulator exited before it was ready (code ${code ?? signal})`);
-        if (this.child === child) {
-          this.child = undefined;
-          this.served = undefined;
-          this.onExit();
-        }
-      });
+    const started = startEmulatorProcess({
+      extensionPath: this.extensionPath, args: ['--port', String(port), '--config', configFile],
+      name: "the local worker's emulator", logTag: '[local worker emulator]', logger: this.logger,
+      onExit: () => {
+        if (this.child !== started.child) return;
+        this.child = undefined;
+        this.served = undefined;
+        this.onExit();
+      },
     });
+    this.child = started.child;
+    return started.ready;
   }
 
   private async stopNow(): Promise<void> {

@@ -43,7 +43,7 @@ export default async function treeBench(ctx: BenchContext): Promise<void> {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   try {
     // `npm run bench` builds first: this is the worker file the extension ships.
-    const billingReader = createWorkerBillingReader(join(ctx.root, 'dist', 'billingWorker.js'), (m) => { throw new Error(m); });
+    const billingReader = createWorkerBillingReader(join(ctx.root, 'dist', 'billingWorker.js'), { warn: (m) => { throw new Error(m); } });
     const client = createServiceClient({ billingBaseUrl: base, jobsBaseUrl: base, apiKey: KEY }, { billingReader });
     const query = windowQuery({ kind: 'preset', preset: 'last30Days' });
     const url = `${base}/v2/billing/serverless?lastN=365&bucketSize=day`;

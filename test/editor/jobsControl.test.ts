@@ -16,6 +16,7 @@ import { startEmulator } from './support/emulator';
 import { jobWaits } from './support/jobWaits';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
 import { startRecordingProxy } from './support/recordingProxy';
+import { fetchBilling } from './sidebarFixtures';
 
 /** The demo's default prices per second of execution besides the GPU's (src/emulator, prices). */
 const OTHER_PRICES_PER_SECOND = 0.00004 + 0.000005 + 0.00002;
@@ -58,7 +59,7 @@ suite('jobs control', () => {
   /** What the emulator bills for an endpoint from the hour this suite started (its demo usage ends before that hour). */
   const billedSinceStart = async (endpointId: string): Promise<number> => {
     const hour = Math.floor(suiteStartedAt / 3_600_000) * 3_600_000;
-    const { response } = await client.listBilling({
+    const response = await fetchBilling(proxy.url, 'demo-key-full', {
       startTime: new Date(hour).toISOString().replace('.000Z', 'Z'),
       endTime: new Date(hour + 3 * 3_600_000).toISOString().replace('.000Z', 'Z'),
       bucketSize: 'hour',

@@ -1,12 +1,13 @@
-// Who reads a billing body: the billing worker thread (the extension's choice, see billingWorker.ts), or the
-// caller's own thread (tests, the emulator's tools, and the fallback when the worker's file is missing).
+// Who reads a billing body: the billing worker thread (the extension's, see billingWorker.ts), or the caller's
+// own thread (inlineBillingReader.ts: tests, and the fallback a caller may give for a missing worker file). The
+// extension bundle has no inline reader at all: parsing, validation and aggregation live in the worker's bundle.
 // The worker starts on the first billing body, not at activation; it is held (ref'd) only while it has work,
 // and ends after a minute with none, so an idle window keeps no second V8 heap. No `vscode` import.
 import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type { BodySink, BytesBodyReader } from '../http/request';
 import { SchemaError } from '../http/errors';
-import { readBillingBody, type BillingBodyMeta, type BillingTableResult } from './readBillingBody';
+import type { BillingBodyMeta, BillingTableResult } from './readBillingBody';
 
 export type BillingReader = BytesBodyReader<BillingTableResult>;
 
@@ -21,18 +22,6 @@ export type BillingWorkerReply =
   | { id: number; ok: true; result: BillingTableResult }
   | { id: number; ok: false; error: { kind: 'schema'; path: string; reason: string; status?: number } | { kind: 'other'; message: string } };
 
-/** Reads on the calling thread. */
-export const inlineBillingReader: BillingReader = {
-  open(meta) {
-    const chunks: Uint8Array[] = [];
-    return {
-      write: (chunk) => void chunks.push(chunk),
-      finish: async () => readBillingBody(Buffer.concat(chunks), meta),
-      abort: () => void (chunks.length = 0),
-    };
-  },
-};
-
 export interface WorkerBillingReader extends BillingReader {
   /** Ends the worker (pending reads fail); a later read starts a new one. */
   dispose(): void;
@@ -41,11 +30,19 @@ export interface WorkerBillingReader extends BillingReader {
 const IDLE_MS = 60_000;
 const BATCH_BYTES = 1 << 20;
 
+export interface WorkerBillingReaderOptions {
+  /** Told once when the worker file is missing. */
+  warn?: (message: string) => void;
+  /** Reads instead when the worker file is missing; without it such a read fails, saying so. */
+  fallback?: BillingReader;
+}
+
 /**
- * Reads in a worker thread running `workerFile` (dist/billingWorker.js). When that file does not exist, reads
- * inline and says so once through `warn`. A worker that dies fails the reads it had; the next read starts another.
+ * Reads in a worker thread running `workerFile` (dist/billingWorker.js). A worker that dies fails the reads it
+ * had; the next read starts another.
  */
-export function createWorkerBillingReader(workerFile: string, warn: (message: string) => void = () => undefined): WorkerBillingReader {
+export function createWorkerBillingReader(workerFile: string, options: WorkerBillingReaderOptions = {}): WorkerBillingReader {
+  const warn = options.warn ?? (() => undefined);
   let worker: Worker | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let nextId = 1;
@@ -102,9 +99,12 @@ export function createWorkerBillingReader(workerFile: string, warn: (message: st
   return {
     open(meta): BodySink<BillingTableResult> {
       if (!existsSync(workerFile)) {
-        if (!warnedMissing) warn(`billing worker ${workerFile} is missing; reading billing on this thread`);
+        if (!warnedMissing) warn(`billing worker ${workerFile} is missing${options.fallback ? '; reading billing on this thread' : ''}`);
         warnedMissing = true;
-        return inlineBillingReader.open(meta);
+        if (options.fallback) return options.fallback.open(meta);
+        const missing = Promise.reject(new Error(`The billing worker (${workerFile}) is missing: reinstall the extension.`));
+        missing.catch(() => undefined);
+        return { write: () => undefined, finish: () => missing, abort: () => undefined };
       }
       const id = nextId++;
       clearTimeout(idleTimer);

@@ -2,14 +2,12 @@
 // each response read leniently with the schemas of ../schemas.ts. No `vscode` import.
 import { BadQueryError } from './errors';
 import { createHttpTransport, DEFAULT_TIMEOUT_MS, joinUrl, originOf, type RetryPolicy } from './request';
-import { safeParseBillingResponse } from './billingBody';
 import type { Clock } from './clock';
 import { createRedactingLogger, silentLogger, type Logger } from '../log';
 import { billingQueryString, validateBillingQuery } from '../billing/query';
-import { checkBillingConsistency } from '../billing/consistency';
-import { inlineBillingReader, type BillingReader } from '../billing/billingReader';
+import type { BillingReader } from '../billing/billingReader';
 import { Job, RunResponse, routes, type BillingQueryParams, type JobInput } from '../schemas';
-import type { BillingResult, CallOptions, ConnectionSettings, ServiceClient, SubmitOptions } from '../service';
+import type { CallOptions, ConnectionSettings, ServiceClient, SubmitOptions } from '../service';
 import { createRuntimeCalls } from '../runtime/client';
 import { createServerlessCalls } from '../serverless/client';
 
@@ -27,7 +25,11 @@ export interface ServiceClientDeps {
   retry?: Partial<RetryPolicy>;
   /** Defaults to the global fetch at call time (VS Code patches it for proxies). */
   fetch?: typeof fetch;
-  /** Who reads listBillingTable's body; defaults to this thread (the extension passes its billing worker). */
+  /**
+   * Who reads listBillingTable's body: the extension's billing worker, or inlineBillingReader (tests, scripts).
+   * Not defaulted, so the bundle of a caller that reads billing elsewhere carries no billing parser. Without
+   * it, listBillingTable fails (a client for jobs only).
+   */
   billingReader?: BillingReader;
 }
 
@@ -50,21 +52,12 @@ export function createServiceClient(settings: ConnectionSettings, deps: ServiceC
   return {
     settings: frozen,
 
-    async listBilling(query: BillingQueryParams, options: CallOptions = {}): Promise<BillingResult> {
-      const problems = validateBillingQuery(query);
-      if (problems.length > 0) throw new BadQueryError(problems);
-      const url = joinUrl(frozen.billingBaseUrl, routes.billing, billingQueryString(query));
-      const response = await http.send({ method: 'GET', url, idempotent: true, route: { kind: 'billing' }, ...options }, safeParseBillingResponse);
-      const warnings = checkBillingConsistency(response);
-      for (const w of warnings) logger.warn(`billing response: ${w}`);
-      return { response, warnings };
-    },
-
     async listBillingTable(query: BillingQueryParams, options: CallOptions = {}) {
       const problems = validateBillingQuery(query);
       if (problems.length > 0) throw new BadQueryError(problems);
       const url = joinUrl(frozen.billingBaseUrl, routes.billing, billingQueryString(query));
-      const result = await http.send({ method: 'GET', url, idempotent: true, route: { kind: 'billing' }, ...options }, deps.billingReader ?? inlineBillingReader);
+      if (!deps.billingReader) throw new Error('This service client was made without a billing reader.');
+      const result = await http.send({ method: 'GET', url, idempotent: true, route: { kind: 'billing' }, ...options }, deps.billingReader);
       for (const w of result.warnings) logger.warn(`billing response: ${w}`);
       return result;
     },

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServiceClient } from '../../../src/core/http/client';
 import { SchemaError } from '../../../src/core/http/errors';
-import { createWorkerBillingReader, inlineBillingReader, type BillingReader } from '../../../src/core/billing/billingReader';
+import { createWorkerBillingReader, type BillingReader } from '../../../src/core/billing/billingReader';
+import { inlineBillingReader } from '../../../src/core/billing/inlineBillingReader';
 import { buildBillingTable, isoFromMs, type BillingTable } from '../../../src/core/billing/billingTable';
 import { aBillingResponse } from '../builders/billingResponse';
 import { json, rejection, scriptedServers } from '../support/scriptedServer';
@@ -67,7 +68,7 @@ describe('billing reader', () => {
     }
   });
 
-  test('a body that is not a billing response is the same SchemaError from the worker as from listBilling', async () => {
+  test('a body that is not a billing response is the same SchemaError from the worker as on this thread', async () => {
     const body = aBillingResponse().withEndpoints(1).daily(2).build() as unknown as { records: Record<string, unknown>[] };
     body.records[1]!['totalAmount'] = 'lots';
     const server = await serve([json(body), json(body), { status: 200, headers: { 'content-type': 'text/html' }, body: '<html>' }]);
@@ -75,7 +76,7 @@ describe('billing reader', () => {
     try {
       const client = clientWith(server.url, worker);
       const fromWorker = await rejection(client.listBillingTable({ lastN: 2, bucketSize: 'day' }));
-      const fromThread = await rejection(client.listBilling({ lastN: 2, bucketSize: 'day' }));
+      const fromThread = await rejection(clientWith(server.url, inlineBillingReader).listBillingTable({ lastN: 2, bucketSize: 'day' }));
       assert.ok(fromWorker instanceof SchemaError);
       assert.equal(fromWorker.message, fromThread.message);
       assert.equal(fromWorker.path, 'records.1.totalAmount');
@@ -130,9 +131,12 @@ describe('billing reader', () => {
     }
   });
 
-  test('without its worker file the reader reads on this thread and says so once', async () => {
+  test('without its worker file a read fails saying so; with a fallback it reads on this thread, said once', async () => {
+    const missing = join(tmpdir(), 'no-such-billing-worker.js');
+    const body = new TextEncoder().encode(JSON.stringify(aBillingResponse().withEndpoints(1).daily(1).build()));
+    await assert.rejects(readInPieces(createWorkerBillingReader(missing), body, 100), /billing worker \(.*no-such-billing-worker\.js\) is missing: reinstall the extension/);
     const warnings: string[] = [];
-    const reader = createWorkerBillingReader(join(tmpdir(), 'no-such-billing-worker.js'), (m) => warnings.push(m));
+    const reader = createWorkerBillingReader(missing, { warn: (m) => warnings.push(m), fallback: inlineBillingReader });
     const read = () => readInPieces(reader, new TextEncoder().encode(JSON.stringify(aBillingResponse().withEndpoints(1).daily(1).build())), 100);
     assert.equal((await read()).table.endpoints.length, 1);
     assert.equal((await read()).table.endpoints.length, 1);

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServiceClient } from '../../../src/core/http/client';
+import { inlineBillingReader } from '../../../src/core/billing/inlineBillingReader';
 import { BadQueryError, NetworkError, SchemaError, ServerError } from '../../../src/core/http/errors';
 import type { Logger, LogLevel } from '../../../src/core/log';
 import type { RateLimitSnapshot } from '../../../src/core/service';
@@ -10,13 +11,13 @@ import { json, problem, rejection, scriptedServers, type ScriptedServer } from '
 const KEY = 'rpa_CLIENTKEY_abcdefghijkl';
 const serve = scriptedServers();
 function clientOf(billing: ScriptedServer, jobs: ScriptedServer = billing, logger?: Logger) {
-  return createServiceClient({ billingBaseUrl: billing.url, jobsBaseUrl: jobs.url, apiKey: KEY }, { random: () => 0, ...(logger ? { logger } : {}) });
+  return createServiceClient({ billingBaseUrl: billing.url, jobsBaseUrl: jobs.url, apiKey: KEY }, { random: () => 0, billingReader: inlineBillingReader, ...(logger ? { logger } : {}) });
 }
 
-describe('listBilling', () => {
+describe('listBillingTable', () => {
   test('a bad query throws BadQueryError and sends nothing', async () => {
     const server = await serve([json({})]);
-    const e = await rejection(clientOf(server).listBilling({ lastN: 0, startTime: '2026-01-01T00:00:00Z' }));
+    const e = await rejection(clientOf(server).listBillingTable({ lastN: 0, startTime: '2026-01-01T00:00:00Z' }));
     assert.ok(e instanceof BadQueryError);
     assert.equal(e.errors.length, 2);
     assert.equal(server.requests.length, 0);
@@ -25,33 +26,40 @@ describe('listBilling', () => {
   test('sends every parameter with the key and returns the records with no warnings', async () => {
     const body = aBillingResponse().withEndpoints(2).daily(3).build();
     const server = await serve([json(body)]);
-    const result = await clientOf(server).listBilling({ bucketSize: 'day', startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-04T00:00:00Z', serverlessId: 'ep' });
+    const result = await clientOf(server).listBillingTable({ bucketSize: 'day', startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-04T00:00:00Z', serverlessId: 'ep' });
     const req = server.requests[0]!;
     assert.equal(req.method, 'GET');
     const url = new URL(req.url, server.url);
     assert.equal(url.pathname, '/v2/billing/serverless');
     assert.deepEqual(Object.fromEntries(url.searchParams), { startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-04T00:00:00Z', bucketSize: 'day', serverlessId: 'ep' });
     assert.equal(req.headers.authorization, `Bearer ${KEY}`);
-    assert.equal(result.response.records.length, 6);
+    assert.equal(result.table.bucketOffsets[result.table.endpoints.length], 6);
     assert.deepEqual(result.warnings, []);
   });
 
-  test('unknown extra fields of the response are kept', async () => {
+  test('unknown extra fields of the response are no error', async () => {
     const body = aBillingResponse().withEndpoints(1).daily(1).build() as unknown as { records: Record<string, unknown>[]; metadata: Record<string, unknown> };
     body.records[0]!['region'] = 'EU';
     body.metadata['currency'] = 'USD';
     const server = await serve([json(body)]);
-    const { response } = await clientOf(server).listBilling({});
-    assert.equal((response.records[0] as Record<string, unknown>)['region'], 'EU');
-    assert.equal((response.metadata as Record<string, unknown>)['currency'], 'USD');
+    const { table, warnings } = await clientOf(server).listBillingTable({});
+    assert.equal(table.endpoints.length, 1);
+    assert.deepEqual(warnings, []);
+  });
+
+  test('a client made without a billing reader refuses billing and sends nothing', async () => {
+    const server = await serve([json({})]);
+    const jobsOnly = createServiceClient({ billingBaseUrl: server.url, jobsBaseUrl: server.url, apiKey: KEY });
+    await assert.rejects(jobsOnly.listBillingTable({ lastN: 1 }), /without a billing reader/);
+    assert.equal(server.requests.length, 0);
   });
 
   test('an inconsistent response is returned with warnings, not an error', async () => {
     const body = aBillingResponse().withEndpoints(2).daily(2).build();
     body.metadata.recordCount = 5;
     const server = await serve([json(body)]);
-    const result = await clientOf(server).listBilling({ lastN: 2 });
-    assert.equal(result.response.records.length, 4);
+    const result = await clientOf(server).listBillingTable({ lastN: 2 });
+    assert.equal(result.table.bucketOffsets[result.table.endpoints.length], 4);
     assert.deepEqual(result.warnings, ['The service reports 5 records but sent 4.']);
   });
 
@@ -59,7 +67,7 @@ describe('listBilling', () => {
     const body = aBillingResponse().withEndpoints(1).daily(3).build();
     body.records[2]!.startTime = '2027-02-29T00:00:00Z';
     const server = await serve([json(body)]);
-    const e = await rejection(clientOf(server).listBilling({}));
+    const e = await rejection(clientOf(server).listBillingTable({}));
     assert.ok(e instanceof SchemaError);
     assert.equal(e.path, 'records.2.startTime');
   });
@@ -68,7 +76,7 @@ describe('listBilling', () => {
     const body = aBillingResponse().withEndpoints(1).daily(1).build() as unknown as { metadata: { query: Record<string, unknown> } };
     body.metadata.query['bucketSize'] = 'fortnight';
     const server = await serve([json(body)]);
-    const e = await rejection(clientOf(server).listBilling({}));
+    const e = await rejection(clientOf(server).listBillingTable({}));
     assert.ok(e instanceof SchemaError);
     assert.equal(e.path, 'metadata.query.bucketSize');
   });
@@ -142,7 +150,7 @@ describe('client-wide behaviour', () => {
     const jobs = await serve([json({ id: 'j', status: 'COMPLETED' })]);
     const client = clientOf(billing, jobs);
     await client.status('ep', 'j');
-    await rejection(client.listBilling({}));
+    await rejection(client.listBillingTable({}));
     assert.equal(jobs.requests[0]!.headers.authorization, `Bearer ${KEY}`);
     assert.equal(billing.requests[0]!.headers.authorization, `Bearer ${KEY}`);
     assert.equal(outsider.requests.length, 1);
@@ -156,7 +164,7 @@ describe('client-wide behaviour', () => {
     const server = await serve((req) => (req.url.includes('status') ? problem(401, `key ${KEY} rejected`) : problem(503, `echo Authorization: Bearer ${KEY}`)));
     const client = clientOf(server, server, sink);
     await rejection(client.status('ep', KEY));
-    await rejection(client.listBilling({ serverlessId: KEY }));
+    await rejection(client.listBillingTable({ serverlessId: KEY }));
     assert.ok(lines.length >= 4, `${lines.length} lines logged`);
     for (const line of lines) assert.ok(!line.includes(KEY), line);
   });

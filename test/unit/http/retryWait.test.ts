@@ -3,6 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServiceClient } from '../../../src/core/http/client';
+import { inlineBillingReader } from '../../../src/core/billing/inlineBillingReader';
 import type { RetryWait } from '../../../src/core/http/request';
 import { json, problem, scriptedServers } from '../support/scriptedServer';
 
@@ -41,10 +42,10 @@ describe('retry waits are announced (issue 12)', () => {
 
   test('a 503 on billing is announced as the service being unavailable, on the billing route', async () => {
     const server = await serve([problem(503, 'busy', { headers: { 'retry-after': '0' } }), problem(400, 'stop here')]);
-    const client = createServiceClient({ billingBaseUrl: server.url, jobsBaseUrl: server.url, apiKey: KEY }, { random: () => 0 });
+    const client = createServiceClient({ billingBaseUrl: server.url, jobsBaseUrl: server.url, apiKey: KEY }, { random: () => 0, billingReader: inlineBillingReader });
     const heard: RetryWait[] = [];
     client.onRetryWait((w) => heard.push(w));
-    await assert.rejects(client.listBilling({ bucketSize: 'day', lastN: 1 }));
+    await assert.rejects(client.listBillingTable({ bucketSize: 'day', lastN: 1 }));
     assert.deepEqual(heard.map((w) => [w.route.kind, w.reason, w.status]), [['billing', 'unavailable', 503]]);
   });
 });
