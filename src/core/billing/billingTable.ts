@@ -4,7 +4,7 @@
 // transfer, not by copy: a year of hourly billing is 175,000+ records, and a structured clone of them as
 // objects would block that thread about as long as parsing them there did. No `vscode` import.
 import type { BucketSize, ListServerlessBillingResponse } from '../schemas';
-import { aggregateBilling } from './aggregate';
+import { aggregateBilling, type BillingAggregate } from './aggregate';
 
 /** The five amounts of a bucket or a total, in this order wherever they sit in a column. */
 export const AMOUNT_COLUMNS = ['totalAmount', 'gpuAmount', 'cpuAmount', 'diskAmount', 'feeAmount'] as const;
@@ -43,8 +43,7 @@ export interface BillingTable {
 }
 
 /** One pass of aggregateBilling, written into columns. */
-export function buildBillingTable(response: ListServerlessBillingResponse): BillingTable {
-  const aggregate = aggregateBilling(response);
+export function buildBillingTable(response: ListServerlessBillingResponse, aggregate: BillingAggregate = aggregateBilling(response)): BillingTable {
   const rows = response.records.length;
   const bucketOffsets = new Uint32Array(aggregate.endpoints.length + 1);
   const bucketStartMs = new Float64Array(rows);

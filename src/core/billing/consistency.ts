@@ -4,6 +4,7 @@
 // never a reason to hide them: the records are still the best data we have.
 import { AMOUNT_KEYS, type ListServerlessBillingResponse } from '../schemas';
 import { formatUsd, formatUsdExact } from './usd';
+import { aggregateBilling, type BillingAggregate } from './aggregate';
 
 /**
  * Sums of many doubles drift, and a server may round totals to the cent: a difference up to half a cent,
@@ -18,29 +19,28 @@ function money(n: number): string {
   return n !== 0 && Math.abs(n) < 0.01 ? formatUsdExact(n) : formatUsd(n);
 }
 
-/** The inconsistencies of `response`, in words; empty when metadata and records agree. One pass over the records. */
-export function checkBillingConsistency(response: ListServerlessBillingResponse): string[] {
+/**
+ * The inconsistencies of `response`, in words; empty when metadata and records agree. Read from the response's
+ * aggregate (one pass over the records, which the views need anyway): pass it when it is already made.
+ */
+export function checkBillingConsistency(response: ListServerlessBillingResponse, aggregate: BillingAggregate = aggregateBilling(response)): string[] {
   const { records, metadata } = response;
   const warnings: string[] = [];
   const sums = [0, 0, 0, 0, 0];
-  const endpoints = new Set<string>();
   const filter = metadata.query.serverlessId ?? undefined;
   let foreign = 0;
-  for (let i = 0; i < records.length; i++) {
-    const r = records[i]!;
-    endpoints.add(r.serverlessId);
-    if (filter !== undefined && r.serverlessId !== filter) foreign++;
-    sums[0] += r.totalAmount;
-    sums[1] += r.gpuAmount;
-    sums[2] += r.cpuAmount;
-    sums[3] += r.diskAmount;
-    sums[4] += r.feeAmount;
+  for (const e of aggregate.endpoints) {
+    if (filter !== undefined && e.serverlessId !== filter) foreign += e.recordCount;
+    AMOUNT_KEYS.forEach((key, i) => {
+      sums[i]! += e[key];
+    });
   }
+  const endpointCount = aggregate.endpoints.length;
   if (metadata.recordCount !== records.length) {
     warnings.push(`The service reports ${metadata.recordCount} records but sent ${records.length}.`);
   }
-  if (metadata.uniqueServerlessCount !== endpoints.size) {
-    warnings.push(`The service reports ${metadata.uniqueServerlessCount} endpoints but the records name ${endpoints.size}.`);
+  if (metadata.uniqueServerlessCount !== endpointCount) {
+    warnings.push(`The service reports ${metadata.uniqueServerlessCount} endpoints but the records name ${endpointCount}.`);
   }
   AMOUNT_KEYS.forEach((key, i) => {
     const reported = metadata.totals[key];

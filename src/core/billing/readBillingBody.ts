@@ -7,6 +7,7 @@ import { safeParseBillingResponse } from '../http/billingBody';
 import { parseBody } from '../http/parseBody';
 import { checkBillingConsistency } from './consistency';
 import { buildBillingTable, type BillingTable } from './billingTable';
+import { aggregateBilling } from './aggregate';
 
 export interface BillingTableResult {
   table: BillingTable;
@@ -25,5 +26,6 @@ export interface BillingBodyMeta {
 export function readBillingBody(body: ArrayBuffer | Uint8Array, meta: BillingBodyMeta): BillingTableResult {
   const text = scrubSecrets(unescapePrintableAscii(new TextDecoder().decode(body)), meta.secrets);
   const response = parseBody(text, safeParseBillingResponse, meta.status, meta.contentType);
-  return { table: buildBillingTable(response), warnings: checkBillingConsistency(response) };
+  const aggregate = aggregateBilling(response);
+  return { table: buildBillingTable(response, aggregate), warnings: checkBillingConsistency(response, aggregate) };
 }
