@@ -71,53 +71,34 @@ function zero(): Breakdown {
   return { total: 0, gpu: 0, cpu: 0, disk: 0, fee: 0 };
 }
 
-interface EndpointFacts {
-  id: string;
-  displayName?: string;
-  added: boolean;
-  listed: boolean;
-  deleted: boolean;
-  amounts: Breakdown;
-}
+/** What an endpoint node says of itself, apart from its buckets. */
+type EndpointFacts = { -readonly [K in keyof Pick<EndpointNode, 'id' | 'displayName' | 'added' | 'listed' | 'deleted' | 'amounts'>]: EndpointNode[K] };
 
 /** An endpoint whose bucket nodes are made on first use: a year by the hour is 8,760 of them per endpoint. */
-class TableEndpointNode implements EndpointNode {
-  readonly kind = 'endpoint';
-  readonly id: string;
-  readonly displayName?: string;
-  readonly added: boolean;
-  readonly listed: boolean;
-  readonly deleted: boolean;
-  readonly amounts: Breakdown;
-  readonly bucketCount: number;
-  private made: BucketNode[] | undefined;
+function endpointNode(facts: EndpointFacts, table: BillingTable | undefined, row: number): EndpointNode {
+  let made: BucketNode[] | undefined;
+  const node: EndpointNode = {
+    kind: 'endpoint',
+    ...facts,
+    bucketCount: table ? table.bucketOffsets[row + 1]! - table.bucketOffsets[row]! : 0,
+    get buckets(): BucketNode[] {
+      made ??= table ? bucketNodes(node, table, row) : [];
+      return made;
+    },
+  };
+  return node;
+}
 
-  constructor(facts: EndpointFacts, private readonly table: BillingTable | undefined, private readonly row: number) {
-    this.id = facts.id;
-    if (facts.displayName) this.displayName = facts.displayName;
-    this.added = facts.added;
-    this.listed = facts.listed;
-    this.deleted = facts.deleted;
-    this.amounts = facts.amounts;
-    this.bucketCount = table ? table.bucketOffsets[row + 1]! - table.bucketOffsets[row]! : 0;
+function bucketNodes(parent: EndpointNode, t: BillingTable, row: number): BucketNode[] {
+  const made: BucketNode[] = [];
+  const bucketSize = t.query.bucketSize;
+  const a = t.bucketAmounts;
+  for (let i = t.bucketOffsets[row]!, end = t.bucketOffsets[row + 1]!; i < end; i++) {
+    const at = i * AMOUNTS_PER_ROW;
+    const amounts: Breakdown = { total: a[at]!, gpu: a[at + 1]!, cpu: a[at + 2]!, disk: a[at + 3]!, fee: a[at + 4]! };
+    made.push({ kind: 'bucket', parent, startMs: t.bucketStartMs[i]!, endMs: t.bucketEndMs[i]!, bucketSize, amounts });
   }
-
-  get buckets(): BucketNode[] {
-    if (this.made) return this.made;
-    const t = this.table;
-    const made: BucketNode[] = [];
-    if (t) {
-      const bucketSize = t.query.bucketSize;
-      for (let i = t.bucketOffsets[this.row]!, end = t.bucketOffsets[this.row + 1]!; i < end; i++) {
-        const a = t.bucketAmounts;
-        const at = i * AMOUNTS_PER_ROW;
-        const amounts: Breakdown = { total: a[at]!, gpu: a[at + 1]!, cpu: a[at + 2]!, disk: a[at + 3]!, fee: a[at + 4]! };
-        made.push({ kind: 'bucket', parent: this, startMs: t.bucketStartMs[i]!, endMs: t.bucketEndMs[i]!, bucketSize, amounts });
-      }
-    }
-    this.made = made;
-    return made;
-  }
+  return made;
 }
 
 /**
@@ -143,7 +124,7 @@ export function buildBillingTree(
     const isListed = listNames.has(id);
     const facts: EndpointFacts = { id, added: isAdded, listed: isListed, deleted: listed !== undefined && !isListed && !isAdded, amounts };
     if (displayName) facts.displayName = displayName;
-    return new TableEndpointNode(facts, row >= 0 ? table : undefined, row);
+    return endpointNode(facts, row >= 0 ? table : undefined, row);
   };
   const endpoints = table.endpoints.map((e, row) => make(e.id, toBreakdown(e), row));
   const shown = new Set(table.endpoints.map((e) => e.id));
