@@ -35,6 +35,8 @@ export interface WorkerBillingReaderOptions {
   warn?: (message: string) => void;
   /** Reads instead when the worker file is missing; without it such a read fails, saying so. */
   fallback?: BillingReader;
+  /** Bytes per message to the worker (default 1 MiB; tests make it tiny to split characters across batches). */
+  batchBytes?: number;
 }
 
 /**
@@ -43,6 +45,7 @@ export interface WorkerBillingReaderOptions {
  */
 export function createWorkerBillingReader(workerFile: string, options: WorkerBillingReaderOptions = {}): WorkerBillingReader {
   const warn = options.warn ?? (() => undefined);
+  const batchBytes = options.batchBytes ?? BATCH_BYTES;
   let worker: Worker | undefined;
   let idleTimer: NodeJS.Timeout | undefined;
   let nextId = 1;
@@ -116,13 +119,13 @@ export function createWorkerBillingReader(workerFile: string, options: WorkerBil
       post({ type: 'open', id, meta });
       // Chunks are gathered into batches of their own (a chunk may be a view of a pooled buffer, so it cannot be
       // transferred itself), each sent by transfer: a few dozen messages for 80 MB instead of over a thousand.
-      let batch = new Uint8Array(BATCH_BYTES);
+      let batch = new Uint8Array(batchBytes);
       let filled = 0;
       const flush = (): void => {
         if (filled === 0) return;
         const full = filled === batch.length ? batch : batch.slice(0, filled);
         post({ type: 'chunk', id, chunk: full }, [full.buffer as ArrayBuffer]);
-        batch = new Uint8Array(BATCH_BYTES);
+        batch = new Uint8Array(batchBytes);
         filled = 0;
       };
       return {

@@ -101,8 +101,8 @@ describe('billing reader', () => {
     }
   });
 
-  test('a body written in pieces (split inside a UTF-8 character too) reads as a whole; an aborted one is dropped', async () => {
-    const worker = createWorkerBillingReader(WORKER_FILE);
+  test('a body written in pieces (batches split inside UTF-8 characters too) reads as a whole; an aborted one is dropped', async () => {
+    const worker = createWorkerBillingReader(WORKER_FILE, { batchBytes: 5 });
     try {
       const response = aBillingResponse().withEndpoints(['caf\u00e9-\u{1F600}', 'plain']).daily(3).build();
       const bytes = new TextEncoder().encode(JSON.stringify(response));
