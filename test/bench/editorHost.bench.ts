@@ -61,6 +61,8 @@ export default async function editorHostBench(ctx: BenchContext): Promise<void> 
       ctx.report(`jobs.extensionHost.${name}Before`, m.baseline[key], 'bytes');
       ctx.report(`jobs.extensionHost.${name}Peak`, m.peak[key], 'bytes', { name: `jobs.extensionHost.${name}Before`, value: m.baseline[key] });
     }
+    // Issue 11's figure: what the job added to the host's ArrayBuffers at its peak, against the PNG bytes saved.
+    ctx.report('jobs.extensionHost.arrayBuffersGrowth', m.peak.arrayBuffers - m.baseline.arrayBuffers, 'bytes', { name: 'jobs.extensionHost.savedBytes', value: m.savedBytes });
     // The same run's other @bench suite (test/editor/refreshEventLoop.bench.test.ts, which runs after the memory
     // suite, so its 80 MB of billing does not sit in the memory baseline): issue 11's event-loop figure.
     const billingFile = `${outFile}.billing.json`;
