@@ -119,18 +119,19 @@ export function createWorkerBillingReader(workerFile: string, options: WorkerBil
       post({ type: 'open', id, meta });
       // Chunks are gathered into batches of their own (a chunk may be a view of a pooled buffer, so it cannot be
       // transferred itself), each sent by transfer: a few dozen messages for 80 MB instead of over a thousand.
-      let batch = new Uint8Array(batchBytes);
+      let batch: Uint8Array | undefined;
       let filled = 0;
       const flush = (): void => {
-        if (filled === 0) return;
+        if (!batch || filled === 0) return;
         const full = filled === batch.length ? batch : batch.slice(0, filled);
         post({ type: 'chunk', id, chunk: full }, [full.buffer as ArrayBuffer]);
-        batch = new Uint8Array(batchBytes);
+        batch = undefined;
         filled = 0;
       };
       return {
         write(chunk) {
           for (let at = 0; at < chunk.length;) {
+            batch ??= new Uint8Array(batchBytes);
             const n = Math.min(chunk.length - at, batch.length - filled);
             batch.set(chunk.subarray(at, at + n), filled);
             filled += n;
