@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServiceClient } from '../../../src/core/http/client';
-import { SchemaError } from '../../../src/core/http/errors';
+import { CancelledError, SchemaError } from '../../../src/core/http/errors';
 import { createWorkerBillingReader, type BillingReader } from '../../../src/core/billing/billingReader';
 import { inlineBillingReader } from '../../../src/core/billing/inlineBillingReader';
 import { buildBillingTable, isoFromMs, type BillingTable } from '../../../src/core/billing/billingTable';
@@ -112,6 +112,38 @@ describe('billing reader', () => {
       const result = await readInPieces(worker, bytes, 7);
       assert.deepEqual(result.table.endpoints.map((e) => e.id).sort(), ['caf\u00e9-\u{1F600}', 'plain']);
       assert.deepEqual(plain(result.table), plain(buildBillingTable(response)));
+    } finally {
+      worker.dispose();
+    }
+  });
+
+  test('a refresh cancelled while its body arrives drops that body in the worker, which then reads the next', async () => {
+    let firstBytesSent!: () => void;
+    const firstBytes = new Promise<void>((r) => (firstBytesSent = r));
+    const body = JSON.stringify(aBillingResponse().withEndpoints(2).daily(2).build());
+    const server = await serve([
+      { raw: (res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.write(body.slice(0, 40)); firstBytesSent(); } },
+      json(JSON.parse(body)),
+    ]);
+    const worker = createWorkerBillingReader(WORKER_FILE);
+    let aborted = 0;
+    const watched: BillingReader = {
+      open(meta) {
+        const sink = worker.open(meta);
+        return { write: (c) => sink.write(c), finish: () => sink.finish(), abort: () => { aborted++; sink.abort(); } };
+      },
+    };
+    try {
+      const client = clientWith(server.url, watched);
+      const controller = new AbortController();
+      const cancelled = rejection(client.listBillingTable({ lastN: 2, bucketSize: 'day' }, { signal: controller.signal }));
+      await firstBytes;
+      await new Promise((r) => setTimeout(r, 50));
+      controller.abort();
+      assert.ok((await cancelled) instanceof CancelledError);
+      assert.equal(aborted, 1);
+      const next = await client.listBillingTable({ lastN: 2, bucketSize: 'day' });
+      assert.equal(next.table.endpoints.length, 2);
     } finally {
       worker.dispose();
     }
