@@ -74,7 +74,8 @@ export interface StreamResult {
 export const STREAM_IDLE_INTERVAL_MS = 500;
 /**
  * While answers bring nothing, the pause grows by half each time up to this: a long job on an endpoint not known
- * yet costs a request every few seconds, not two a second (the rate limits are per account). Text resets it.
+ * yet costs a request every few seconds, not two a second (the rate limits are per account). Text, and a change
+ * of the job's status (it left the queue), bring it back down.
  */
 export const STREAM_MAX_IDLE_INTERVAL_MS = 4000;
 
@@ -103,6 +104,7 @@ export async function followStream(client: ServiceClient, endpointId: string, jo
   let text = '';
   let streamed = false;
   let failures = 0;
+  let lastStatus: string | undefined;
   for (;;) {
     if (signal.aborted) return { text, streamed };
     const sentAt = clock.now();
@@ -135,6 +137,10 @@ export async function followStream(client: ServiceClient, endpointId: string, jo
       options.onText(text);
     }
     options.onStatus?.(answer.status);
+    // A job that has just left the queue is about to write: ask again soon, whatever the pause had grown to
+    // while it waited (a 4 s pause could otherwise swallow a short answer whole).
+    if (answer.status !== lastStatus) pause = idle;
+    lastStatus = answer.status;
     if (ended) {
       if (streamed) endpoints.set(service, endpointId, true);
       else if (answer.status === 'COMPLETED') endpoints.set(service, endpointId, false);

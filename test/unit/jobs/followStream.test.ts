@@ -5,10 +5,17 @@ import assert from 'node:assert/strict';
 import { createServiceClient } from '../../../src/core/http/client';
 import { followStream, shouldStream, StreamingEndpoints } from '../../../src/core/jobs/followStream';
 import { RouteSupport } from '../../../src/core/runtime/routeSupport';
+import type { Clock } from '../../../src/core/http/clock';
 import { json, problem, scriptedServers, type ScriptedServer } from '../support/scriptedServer';
 
 const serve = scriptedServers();
 const clientOf = (s: ScriptedServer) => createServiceClient({ billingBaseUrl: s.url, jobsBaseUrl: s.url, apiKey: 'k-stream-1234' }, { random: () => 0 });
+/** A clock whose time moves only by its own sleeps, which it records (and ends at once). */
+function virtualClock(): Clock & { sleeps: number[] } {
+  let now = 0;
+  const sleeps: number[] = [];
+  return { sleeps, now: () => now, sleep: async (ms) => { sleeps.push(ms); now += ms; } };
+}
 const batch = (...tokens: string[]) => ({ output: { choices: [{ tokens }], usage: { input: 2, output: tokens.length } } });
 
 describe('followStream', () => {
@@ -63,21 +70,24 @@ describe('followStream', () => {
     assert.ok(gap >= 90, `paused ${gap} ms`);
   });
 
-  test('while nothing comes the pause grows, up to its cap, and text brings it back down', async () => {
-    const replies = [[], [], [], [], [{ output: 'hi' }], [], []];
-    const server = await serve((_req, i) => json({ status: i < replies.length ? 'IN_PROGRESS' : 'COMPLETED', stream: replies[i] ?? [] }));
+  test('while nothing comes the pause grows, up to its cap, and text or a new status brings it back down', async () => {
+    // The pauses are read from a clock of our own (only its sleeps move time), so load on the machine cannot
+    // change them: 80, 120, 180, 200 (capped); text: asked again at once; 80 again, then 120; the job leaves
+    // the queue (a new status): 80 again.
+    const replies: { status: string; stream: unknown[] }[] = [
+      ...[[], [], [], []].map((stream) => ({ status: 'IN_QUEUE', stream })),
+      { status: 'IN_QUEUE', stream: [{ output: 'hi' }] },
+      { status: 'IN_QUEUE', stream: [] },
+      { status: 'IN_QUEUE', stream: [] },
+      { status: 'IN_PROGRESS', stream: [] },
+      { status: 'IN_PROGRESS', stream: [] },
+    ];
+    const server = await serve((_req, i) => json(replies[i] ?? { status: 'COMPLETED', stream: [] }));
+    const clock = virtualClock();
     await followStream(clientOf(server), 'ep', 'j1', {
-      signal: new AbortController().signal, idleIntervalMs: 80, maxIdleIntervalMs: 200, routeSupport: new RouteSupport(), endpoints: new StreamingEndpoints(), onText: () => undefined,
+      signal: new AbortController().signal, idleIntervalMs: 80, maxIdleIntervalMs: 200, clock, routeSupport: new RouteSupport(), endpoints: new StreamingEndpoints(), onText: () => undefined,
     });
-    // Gaps between arrivals at the server (a round trip's jitter either way): 80, 120, 180, 200 (capped), then
-    // text: asked again at once, then 80 again.
-    const gaps = server.requests.slice(1).map((r, i) => r.at - server.requests[i]!.at);
-    const about = (gap: number, ms: number): boolean => gap >= ms - 15 && gap < ms + 60;
-    assert.ok(about(gaps[0]!, 80), `first pause: ${gaps.join(', ')}`);
-    assert.ok(about(gaps[2]!, 180), `grown: ${gaps.join(', ')}`);
-    assert.ok(about(gaps[3]!, 200), `capped: ${gaps.join(', ')}`);
-    assert.ok(gaps[4]! < 40, `after text, at once: ${gaps.join(', ')}`);
-    assert.ok(about(gaps[5]!, 80), `back to the first pause: ${gaps.join(', ')}`);
+    assert.deepEqual(clock.sleeps, [80, 120, 180, 200, 80, 120, 80, 120]);
   });
 
   test('an abort ends it with the text gathered so far', async () => {
