@@ -49,8 +49,6 @@ export function buildBillingTable(response: ListServerlessBillingResponse, aggre
   const bucketStartMs = new Float64Array(rows);
   const bucketEndMs = new Float64Array(rows);
   const bucketAmounts = new Float64Array(rows * AMOUNTS_PER_ROW);
-  // Records repeat one endTime per endpoint, as they do startTime: parse each distinct string once.
-  const endMsOf = new Map<string, number>();
   let row = 0;
   const endpoints = aggregate.endpoints.map((t, i): TableEndpoint => {
     bucketOffsets[i] = row;
@@ -58,13 +56,11 @@ export function buildBillingTable(response: ListServerlessBillingResponse, aggre
     const starts = aggregate.bucketStartsOf(t.serverlessId);
     for (let k = 0; k < records.length; k++) {
       const r = records[k]!;
-      let endMs = endMsOf.get(r.endTime);
-      if (endMs === undefined) {
-        endMs = Date.parse(r.endTime);
-        endMsOf.set(r.endTime, endMs);
-      }
+      // Buckets are contiguous: newest first, a bucket ends where the one before it in the list starts, so
+      // most end times are read off the start already parsed rather than parsed again.
+      const newer = k > 0 ? records[k - 1]! : undefined;
       bucketStartMs[row] = starts[k]!;
-      bucketEndMs[row] = endMs;
+      bucketEndMs[row] = newer !== undefined && newer.startTime === r.endTime ? starts[k - 1]! : Date.parse(r.endTime);
       writeAmounts(bucketAmounts, row, r);
       row++;
     }
