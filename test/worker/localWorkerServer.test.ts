@@ -6,9 +6,9 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { silentLogger } from '../../src/core/log';
 import { LocalWorkerServer } from '../../src/localWorker/localWorkerServer';
 import { LOCAL_WORKER_KEY } from '../../src/localWorker/workerFile';
@@ -99,11 +99,17 @@ describe('the emulator ends with the process that started it, even one killed wi
 
 describe('restarting the local worker', { skip }, () => {
   test('two restarts at once leave exactly one emulator, on the same port, and no stray exit; stop() leaves none', async () => {
-    const workerDirs = () => new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('serverless-gpu-worker-')));
+    // A temp folder of this test's own: the server makes its config folder under os.tmpdir(), and another run of
+    // the suites side by side (CI, the 10-run loops) makes its own there at the same time (this failed so).
+    const ownTmp = mkdtempSync(join(tmpdir(), 'restart-test-'));
+    const savedTmpdir = process.env['TMPDIR'];
+    process.env['TMPDIR'] = ownTmp;
+    const workerDirs = () => new Set(readdirSync(ownTmp).filter((n) => n.startsWith('serverless-gpu-worker-')));
     const before = workerDirs();
     let exits = 0;
     const server = new LocalWorkerServer(ROOT, silentLogger, () => { exits++; });
     try {
+      assert.equal(tmpdir(), ownTmp, 'os.tmpdir() follows TMPDIR');
       const first = await server.start(HANDLER, VENV_PYTHON);
       const [a, b] = await Promise.all([server.start(HANDLER, VENV_PYTHON), server.start(HANDLER, VENV_PYTHON)]);
       assert.equal(a.origin, first.origin, 'a restart keeps the port');
@@ -116,6 +122,9 @@ describe('restarting the local worker', { skip }, () => {
       assert.equal(exits, 0, 'an emulator the server stopped itself is not reported as stopped on its own');
     } finally {
       await server.stop();
+      if (savedTmpdir === undefined) delete process.env['TMPDIR'];
+      else process.env['TMPDIR'] = savedTmpdir;
+      rmSync(ownTmp, { recursive: true, force: true });
     }
   });
 });
