@@ -3,25 +3,16 @@
 // response is parsed (the billing worker, see ./billingReader.ts) and sent to the extension host's thread by
 // transfer, not by copy: a year of hourly billing is 175,000+ records, and a structured clone of them as
 // objects would block that thread about as long as parsing them there did. No `vscode` import.
-import type { BucketSize, ListServerlessBillingResponse } from '../schemas';
+import { AMOUNT_KEYS, type AmountKey, type BillingAmounts, type BucketSize, type ListServerlessBillingResponse } from '../schemas';
 import { aggregateBilling, type BillingAggregate } from './aggregate';
 
-/** The five amounts of a bucket or a total, in this order wherever they sit in a column. */
-export const AMOUNT_COLUMNS = ['totalAmount', 'gpuAmount', 'cpuAmount', 'diskAmount', 'feeAmount'] as const;
-export const AMOUNTS_PER_ROW = AMOUNT_COLUMNS.length;
+/** A bucket's or a total's five amounts: in a column, they sit in AMOUNT_KEYS order. */
+export type TableAmounts = Pick<BillingAmounts, AmountKey>;
+export const AMOUNTS_PER_ROW = AMOUNT_KEYS.length;
 
-export interface TableAmounts {
-  totalAmount: number;
-  gpuAmount: number;
-  cpuAmount: number;
-  diskAmount: number;
-  feeAmount: number;
-}
-
+/** An endpoint's totals; its buckets are the rows bucketOffsets[i] .. bucketOffsets[i + 1]. */
 export interface TableEndpoint extends TableAmounts {
   id: string;
-  /** How many buckets (records) the endpoint has: its rows are bucketOffsets[i] .. bucketOffsets[i + 1]. */
-  bucketCount: number;
 }
 
 export interface BillingTable {
@@ -35,7 +26,7 @@ export interface BillingTable {
   bucketOffsets: Uint32Array;
   bucketStartMs: Float64Array;
   bucketEndMs: Float64Array;
-  /** AMOUNTS_PER_ROW per bucket, in AMOUNT_COLUMNS order. */
+  /** AMOUNTS_PER_ROW per bucket, in AMOUNT_KEYS order. */
   bucketAmounts: Float64Array;
   /** The all-endpoint series (a chart's x axis), oldest first. */
   seriesStartMs: Float64Array;
@@ -64,7 +55,7 @@ export function buildBillingTable(response: ListServerlessBillingResponse, aggre
       writeAmounts(bucketAmounts, row, r);
       row++;
     }
-    return { id: t.serverlessId, bucketCount: t.recordCount, ...amountsOf(t) };
+    return { id: t.serverlessId, ...amountsOf(t) };
   });
   bucketOffsets[endpoints.length] = row;
   const series = aggregate.series();
@@ -86,12 +77,6 @@ export function buildBillingTable(response: ListServerlessBillingResponse, aggre
 export function tableBuffers(table: BillingTable): ArrayBuffer[] {
   return [table.bucketOffsets, table.bucketStartMs, table.bucketEndMs, table.bucketAmounts, table.seriesStartMs, table.seriesAmounts]
     .map((a) => a.buffer as ArrayBuffer);
-}
-
-/** Row `row` of an amounts column as an object. */
-export function amountsAt(column: Float64Array, row: number): TableAmounts {
-  const at = row * AMOUNTS_PER_ROW;
-  return { totalAmount: column[at]!, gpuAmount: column[at + 1]!, cpuAmount: column[at + 2]!, diskAmount: column[at + 3]!, feeAmount: column[at + 4]! };
 }
 
 /** An instant as the service writes it: ISO 8601 in UTC, without milliseconds when there are none. */

@@ -24,12 +24,7 @@ export interface BillingBodyMeta {
 
 /** Throws SchemaError (from parseBody) for a body that is not JSON or not a billing response. */
 export function readBillingBody(body: ArrayBuffer | Uint8Array, meta: BillingBodyMeta): BillingTableResult {
-  return readBillingText(new TextDecoder().decode(body), meta);
-}
-
-/** The same, for a body already decoded (the worker decodes each batch as it arrives). */
-export function readBillingText(decoded: string, meta: BillingBodyMeta): BillingTableResult {
-  const text = scrubSecrets(unescapePrintableAscii(decoded), meta.secrets);
+  const text = scrubSecrets(unescapePrintableAscii(new TextDecoder().decode(body)), meta.secrets);
   const response = parseBody(text, safeParseBillingResponse, meta.status, meta.contentType);
   const aggregate = aggregateBilling(response);
   return { table: buildBillingTable(response, aggregate), warnings: checkBillingConsistency(response, aggregate) };
