@@ -59,13 +59,7 @@ export class WebviewChannel<In extends { type: string }, Out extends { type: str
 
   /** Sends now if the page is ready, otherwise after its `ready`. Only the latest message of a type is kept. */
   post(message: Out): void {
-    if (this.toWebview) {
-      const checked = this.toWebview.safeParse(message);
-      if (!checked.success) {
-        this.logger.error(`Not sent to a webview, an invalid "${message.type}" message: ${checked.error.issues[0]?.message ?? 'invalid'}`);
-        return;
-      }
-    }
+    if (!this.valid(message)) return;
     if (this.ready) {
       void this.webview.postMessage(message);
       return;
@@ -78,15 +72,16 @@ export class WebviewChannel<In extends { type: string }, Out extends { type: str
    * coalesced with others of their type, each sent after the last was handed over (the promise).
    */
   async postNow(message: Out): Promise<boolean> {
-    if (this.toWebview) {
-      const checked = this.toWebview.safeParse(message);
-      if (!checked.success) {
-        this.logger.error(`Not sent to a webview, an invalid "${message.type}" message: ${checked.error.issues[0]?.message ?? 'invalid'}`);
-        return false;
-      }
-    }
-    if (!this.ready) return false;
+    if (!this.valid(message) || !this.ready) return false;
     return this.webview.postMessage(message);
+  }
+
+  /** Whether `message` passes the outgoing schema (when there is one); an invalid one is logged, never sent. */
+  private valid(message: Out): boolean {
+    if (!this.toWebview) return true;
+    const checked = this.toWebview.safeParse(message);
+    if (!checked.success) this.logger.error(`Not sent to a webview, an invalid "${message.type}" message: ${checked.error.issues[0]?.message ?? 'invalid'}`);
+    return checked.success;
   }
 
   dispose(): void {
