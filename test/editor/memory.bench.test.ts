@@ -11,11 +11,10 @@ import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { count, driverAvailable, waitForSelector } from './support/driver';
+import { benchOutputOrSkip } from './support/benchOutput';
 import { startEmulator, type RunningEmulator } from './support/emulator';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
 
-/** Where to write the figures; set by test/bench/editorHost.bench.ts and passed on by run.mjs and code-server. */
-const BENCH_OUT_ENV = 'SERVERLESS_GPU_BENCH_OUT';
 const SAMPLE_EVERY_MS = 20;
 const QUIET_MS = 1_000;
 const SIDE = 2048;
@@ -72,10 +71,7 @@ suite('extension host memory @bench', () => {
   let outPath: string;
 
   suiteSetup(async function () {
-    const out = process.env[BENCH_OUT_ENV];
-    // Only the bench asks for this (it takes a while and measures rather than checks): pending otherwise.
-    if (!out) this.skip();
-    outPath = out;
+    outPath = benchOutputOrSkip(this);
     const ext = await activateExtension();
     const exported = ext.exports as { jobs?: JobRunnerApi } | undefined;
     assert.ok(exported?.jobs, 'the extension exposes the job runner to tests (ExtensionMode.Test)');

@@ -12,11 +12,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { Commands } from '../../src/connection/commandIds';
 import type { SidebarTestApi } from '../../src/extension';
+import { benchOutputOrSkip } from './support/benchOutput';
 import { startEmulator, type RunningEmulator } from './support/emulator';
 import { activateExtension, eventually, getExtension } from './support/extension';
 import { KEYS, resetSidebar, useTestProfile } from './sidebarFixtures';
 
-const BENCH_OUT_ENV = 'SERVERLESS_GPU_BENCH_OUT';
 const ENDPOINTS = 50;
 const HOURS = 365 * 24;
 const HOUR_MS = 3_600_000;
@@ -27,9 +27,7 @@ suite('billing refresh on the extension host @bench', () => {
   let outPath: string;
 
   suiteSetup(async function () {
-    const out = process.env[BENCH_OUT_ENV];
-    if (!out) this.skip();
-    outPath = `${out}.billing.json`;
+    outPath = benchOutputOrSkip(this, '.billing.json');
     const ext = await activateExtension();
     api = (ext.exports as { sidebar: SidebarTestApi }).sidebar;
   });
