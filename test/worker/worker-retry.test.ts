@@ -23,7 +23,9 @@ describe('a retried job on a worker that still runs its earlier run', { skip }, 
   });
 
   test('ends with the retried run\'s result, not with the late result of the run that timed out', async () => {
-    const id = await w.submit('stubborn', { seconds: 3 }, { policy: { executionTimeout: 6000 } });
+    // The first run outlasts, in real time, everything up to its stop (the wait for IN_PROGRESS, the clock's
+    // advance, the stop's way to the SDK): with 3 s it once ended before its stop came, under load in CI.
+    const id = await w.submit('stubborn', { seconds: 15, retry_seconds: 1 }, { policy: { executionTimeout: 6000 } });
     await waitFor('the job to start', async () => ((await w.status('stubborn', id)).status === 'IN_PROGRESS' ? true : undefined));
     await w.advance(6500);
     assert.equal((await w.status('stubborn', id)).status, 'TIMED_OUT');
