@@ -246,6 +246,10 @@ function renderOutputs(outputs: PanelOutput[], fromHost: boolean, used: Map<stri
           img.setAttribute('src', source);
           img.alt = `Output image ${o.index + 1}${o.seed !== undefined ? `, seed ${o.seed}` : ''}`;
           img.dataset['index'] = String(o.index);
+          // Drawn: the real-editor tests wait for this before they close a panel (a load cut short by a closing
+          // panel stalls code-server's webview service worker for 30 s, see PanelOutput's sentAsBytes).
+          img.addEventListener('load', () => (img.dataset['loaded'] = 'true'));
+          img.addEventListener('error', () => fig.prepend(el('p', 'note', 'The image could not be shown here; it is saved in the outputs folder.')), { once: true });
           open.append(img);
           open.addEventListener('click', () => send({ type: 'openOutput', index: o.index }));
           fig.append(open);

@@ -4,7 +4,7 @@
 // caller decides how to show it (a tree item, a panel banner, a notification's buttons).
 import {
   isServiceError,
-  type BadInputError, type BadQueryError, type CancelledError, type InvalidIdError, type ForbiddenError, type NetworkError, type NotFoundError,
+  type BadInputError, type BadQueryError, type BodyTooLargeError, type CancelledError, type InvalidIdError, type ForbiddenError, type NetworkError, type NotFoundError,
   type RateLimitedError, type SchemaError, type ServerError, type ServiceErrorKind, type TimeoutError, type UnauthorizedError,
   type ValidationError,
 } from '../core/http/errors';
@@ -68,7 +68,7 @@ function withRetry(ctx: DescribeContext, ...rest: ErrorAction[]): ErrorAction[] 
 /** Every typed error of the core, told apart by `kind` (each class narrows it to its own literal). */
 type AnyServiceError =
   | UnauthorizedError | ForbiddenError | RateLimitedError | ValidationError | NotFoundError | ServerError
-  | NetworkError | TimeoutError | CancelledError | SchemaError | BadQueryError | BadInputError | InvalidIdError;
+  | NetworkError | TimeoutError | CancelledError | SchemaError | BodyTooLargeError | BadQueryError | BadInputError | InvalidIdError;
 
 function describeRaw(error: unknown, ctx: DescribeContext): ErrorDescription {
   if (!isServiceError(error)) {
@@ -141,6 +141,8 @@ function describeRaw(error: unknown, ctx: DescribeContext): ErrorDescription {
         actions: withRetry(ctx, SHOW_LOGS),
       };
     }
+    case 'tooLarge':
+      return { kind: e.kind, message: e.message, actions: [SHOW_LOGS] };
     case 'badQuery': {
       const errors = e.errors;
       return { kind: e.kind, message: `Invalid billing window: ${errors.join('; ')}`, actions: [{ title: 'Change Billing Window', command: Commands.changeBillingWindow }], details: errors };

@@ -56,8 +56,15 @@ interface OpenPanel {
   generation: number;
 }
 
-/** Larger files are left to `src` (through the service worker) rather than copied into a message. */
-const MAX_FILE_BYTES_IN_MESSAGE = 16 * 1024 * 1024;
+/**
+ * Larger files are left to `src` (loaded by the editor from the disk, through the webview service worker)
+ * rather than copied into a message. A message costs the extension host about 5.5 bytes of ArrayBuffers per
+ * byte sent (VS Code's RPC buffer, protocol writer, compression and WebSocket frames in code-server), left for
+ * the garbage collector: a 512 KiB image is under 3 MB of that, a job's four 1 MB images were 24 MB (issue 11).
+ * Small files keep the bytes, and with them most panels never touch the service worker's 30 s stall
+ * (PanelOutput's sentAsBytes).
+ */
+const MAX_FILE_BYTES_IN_MESSAGE = 512 * 1024;
 
 export class JobPanels implements vscode.Disposable {
   private readonly panels = new Map<string, OpenPanel>();

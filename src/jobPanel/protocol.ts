@@ -10,7 +10,8 @@ import { jobFacts } from '../jobs/jobRecord';
  * through a blob: URL instead of loading `src`; until they arrive it says "Loading". In code-server a `src`
  * load goes through the webview service worker, which all webviews share: if the panel closes or hides while
  * the load is in flight, the worker waits 30 s for an answer that never comes, and a webview opened meanwhile
- * stays blank until then. Absent for a file too big to send or that could not be read (the page loads `src`).
+ * stays blank until then. Absent for a file over 512 KiB (its bytes would cost the extension host several times
+ * their size, see MAX_FILE_BYTES_IN_MESSAGE) or that could not be read: the page loads `src`.
  * The bytes travel apart from the job, one file per message, so the extension host holds one file at a time
  * rather than every output at once (issue 11).
  */

@@ -122,6 +122,11 @@ const USER_SETTINGS = {
   'extensions.ignoreRecommendations': true,
   'update.mode': 'none',
   'git.enabled': false,
+  // Otherwise the extension host looks for ports to forward by running `ps` and `ls -l /proc/*/fd/*` every 2 s
+  // (the source 'process' is what does it): about 5 MB of the host's ArrayBuffers each time, more than a job's
+  // own four big images in the memory bench, and two processes that had nothing to do with any test.
+  'remote.autoForwardPorts': false,
+  'remote.autoForwardPortsSource': 'output',
   'chat.commandCenter.enabled': false,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };

@@ -129,6 +129,31 @@ suite('jobs', () => {
     }
   });
 
+  test('an image over 512 KiB is drawn from the disk, not sent to the page as bytes (issue 11)', async () => {
+    // A 2048x2048 PNG from the emulator is about 1.1 MB: sent as bytes it would cost the extension host several
+    // times that in copies (MAX_FILE_BYTES_IN_MESSAGE).
+    const uri = await writeInput('big.input.json', JSON.stringify({ input: { prompt: 'one big one', width: 2048, height: 2048, num_images: 1, seed: 5 } }, null, 2));
+    await api.memory.rememberEndpoint(uri, 'sdxl-turbo');
+    await openInEditor(uri);
+    const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile)) as JobRecord;
+    const done = await finished(started.key, 120_000);
+    assert.equal(done.status, 'COMPLETED', done.error);
+    const file = vscode.Uri.parse(done.outputs.find((o) => o.kind === 'image')!.file!).fsPath;
+    assert.ok(fs.statSync(file).size > 512 * 1024, `a big file (${fs.statSync(file).size} bytes)`);
+    const shown = await eventually(() => {
+      const sent = api.panels.lastSent(started.key);
+      return sent?.status === 'COMPLETED' && sent.running === false && sent;
+    }, 'the panel to show the finished job');
+    const image = shown.outputs.find((o) => o.kind === 'image');
+    assert.ok(image?.kind === 'image' && image.src && !image.sentAsBytes, JSON.stringify(image));
+    if (driverAvailable()) {
+      // Drawn (the teardown closes the panel only after that: a load cut short stalls code-server's webviews).
+      await eventually(async () => (await count('figure.image img[data-loaded]', { inWebview: true })) === 1, 'the image to be drawn', 60_000);
+      assert.equal(await count('figure.image img[src^="blob:"]', { inWebview: true }), 0, 'loaded from its webview URI, not from bytes');
+    }
+    assert.deepEqual(api.panels.sentFiles(started.key), [], 'no bytes were sent');
+  });
+
   test('runs the current file sync (/runsync, polling on if the answer is not final)', async () => {
     const uri = await writeInput('sync.input.json', JSON.stringify({ prompt: 'a dog', width: 256, height: 128 }, null, 2));
     await api.memory.rememberEndpoint(uri, 'sdxl-turbo');

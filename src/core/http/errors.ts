@@ -13,6 +13,7 @@ export type ServiceErrorKind =
   | 'timeout' // no complete answer within the timeout
   | 'cancelled' // the caller's AbortSignal fired
   | 'schema' // a 2xx body that is not JSON or breaks the schema
+  | 'tooLarge' // a body over the request's maxBodyBytes: not read
   | 'badQuery' // caught before sending: a billing query the spec forbids
   | 'badInput' // caught before sending: an input file that is not a valid job input
   | 'badId'; // caught before sending: an endpoint or job id that would change the route (../ids.ts)
@@ -91,6 +92,14 @@ export class SchemaError extends ServiceError {
   /** `path` is the zod path of the first offending field, e.g. "records.3.totalAmount", or "" for the body. */
   constructor(readonly path: string, readonly reason: string, status?: number) {
     super(`Unexpected response from the service${path ? ` at ${path}` : ''}: ${reason}`, status);
+  }
+}
+
+/** A body over the request's `maxBodyBytes`, left unread (the connection is closed rather than drained). */
+export class BodyTooLargeError extends ServiceError {
+  readonly kind = 'tooLarge';
+  constructor(readonly maxBytes: number, status?: number) {
+    super(`The service's answer was over ${maxBytes} bytes, more than this request reads.`, status);
   }
 }
 

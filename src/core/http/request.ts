@@ -13,7 +13,7 @@
 //   server: a duplicate job costs the user money. Holding a request back BEFORE sending it, because a
 //   rate-limit window is exhausted, is always fine: nothing reached the server yet.
 import type * as z from 'zod/mini';
-import { CancelledError, NetworkError, RateLimitedError, ServiceError, TimeoutError } from './errors';
+import { BodyTooLargeError, CancelledError, NetworkError, RateLimitedError, ServiceError, TimeoutError } from './errors';
 import { parseBody, type BodyParser } from './parseBody';
 import { exhaustedWindow, isEmptySnapshot, mergeRateLimits, parseRateLimitHeaders, rateLimitWaitMs } from './rateLimit';
 import { errorFromResponse, requestedWaitMs } from './responseError';
@@ -71,6 +71,8 @@ export interface HttpRequest {
   idempotent: boolean;
   signal?: AbortSignal;
   timeoutMs?: number;
+  /** Bodies longer than this are not read: the answer fails with BodyTooLargeError (default: no limit). */
+  maxBodyBytes?: number;
 }
 
 export type { BodyParser } from './parseBody';
@@ -183,15 +185,26 @@ function describeFailure(e: unknown): string {
  * big base64 images (6 MB of JSON) was most of the extension host's peak (issue 11). Each chunk here is
  * dropped once decoded. Decodes as text() does (UTF-8, a leading BOM dropped, bad bytes replaced).
  */
-export async function readText(response: Response): Promise<string> {
+export async function readText(response: Response, maxBytes = Infinity): Promise<string> {
+  // A declared length over the limit is refused before a byte of the body is read.
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new BodyTooLargeError(maxBytes, response.status);
+  }
   if (!response.body) return response.text();
   const decoder = new TextDecoder();
   const pieces: string[] = [];
   const reader = response.body.getReader();
+  let bytes = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      bytes += value.byteLength;
+      if (bytes > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        throw new BodyTooLargeError(maxBytes, response.status);
+      }
       pieces.push(decoder.decode(value, { stream: true }));
     }
   } finally {
@@ -314,7 +327,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         // THE choke point of issue 12: every byte of every other answer passes here before it is parsed, so no
         // field (a worker's output, workerId, error, a problem's detail) can carry the key to a panel, the
         // history, job.json or a log, whatever new field a later version reads.
-        const text = scrubBody(await readText(response));
+        const text = scrubBody(await readText(response, request.maxBodyBytes));
         return { status: response.status, headers: response.headers, body: text, receivedAt: clock.now() };
       }
     } catch (e) {

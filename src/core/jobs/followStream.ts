@@ -7,7 +7,7 @@
 // having streamed nothing before its end (a plain handler's whole output comes once, at the end); from then on
 // its jobs are only followed by status. A service without the route (404/405/501) is learned once
 // (runtime/routeSupport.ts). Learning is per service and endpoint, for the process.
-import { CancelledError } from '../http/errors';
+import { BodyTooLargeError, CancelledError } from '../http/errors';
 import { systemClock, type Clock } from '../http/clock';
 import { rateLimitWaitMs } from '../http/rateLimit';
 import { isTerminalStatus } from '../schemas';
@@ -63,6 +63,8 @@ export interface FollowStreamOptions {
   maxIdleIntervalMs?: number;
   /** Stream requests that fail in a row before the follower gives up (the job's own wait goes on). */
   maxFailures?: number;
+  /** The most one answer is read (default STREAM_MAX_ANSWER_BYTES). */
+  maxAnswerBytes?: number;
 }
 
 export interface StreamResult {
@@ -78,6 +80,14 @@ export const STREAM_IDLE_INTERVAL_MS = 500;
  * of the job's status (it left the queue), bring it back down.
  */
 export const STREAM_MAX_IDLE_INTERVAL_MS = 4000;
+
+/**
+ * The most a /stream answer is read. Text being written comes in small answers (what a model wrote since the
+ * last one: a few KB); a bigger one is a plain handler's whole output handed over at its end (four 2048x2048
+ * images were 6 MB), which the job's own wait reads anyway. Reading it twice, both at once, was most of the
+ * extension host's memory peak for such a job (issue 11).
+ */
+export const STREAM_MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** Whether a job of this endpoint is worth streaming (not learned as a non-streaming one, route not missing). */
 export function shouldStream(client: ServiceClient, endpointId: string, options: { routeSupport?: RouteSupport; endpoints?: StreamingEndpoints } = {}): boolean {
@@ -110,11 +120,18 @@ export async function followStream(client: ServiceClient, endpointId: string, jo
     const sentAt = clock.now();
     let answer: StreamResponse;
     try {
-      answer = await client.stream(endpointId, jobId, { signal });
+      answer = await client.stream(endpointId, jobId, { signal, maxBodyBytes: options.maxAnswerBytes ?? STREAM_MAX_ANSWER_BYTES });
       routes.set(service, 'stream', 'yes');
       failures = 0;
     } catch (e) {
       if (e instanceof CancelledError || signal.aborted) return { text, streamed };
+      if (e instanceof BodyTooLargeError) {
+        // Not text being written (STREAM_MAX_ANSWER_BYTES): an endpoint that has streamed none by now is taken
+        // as a plain one, as when its job completes without streaming.
+        routes.set(service, 'stream', 'yes');
+        if (!streamed && endpoints.get(service, endpointId) === undefined) endpoints.set(service, endpointId, false);
+        return { text, streamed };
+      }
       // The job exists (its id came from the service), so a 404/405/501 on its stream is a missing route.
       if (routes.get(service, 'stream') !== 'yes' && mayBeMissingRoute(e)) {
         routes.set(service, 'stream', 'no');

@@ -24,7 +24,8 @@ export interface RuntimeCalls {
   /** POST /v2/{id}/purge-queue: removes the queued jobs (running ones go on). */
   purgeQueue(endpointId: string, options?: CallOptions): Promise<PurgeQueueResponse>;
   /** GET /v2/{id}/stream/{job}: what the job streamed since the last call, and its status. */
-  stream(endpointId: string, jobId: string, options?: CallOptions): Promise<StreamResponse>;
+  /** `maxBodyBytes`: an answer longer than this fails with BodyTooLargeError, unread. */
+  stream(endpointId: string, jobId: string, options?: CallOptions & { maxBodyBytes?: number }): Promise<StreamResponse>;
 }
 
 export function clampStatusSyncWait(waitMs: number): number {

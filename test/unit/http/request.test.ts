@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as z from 'zod/mini';
 import { createHttpTransport, joinUrl, type HttpRequest, type HttpTransportOptions } from '../../../src/core/http/request';
 import {
-  CancelledError, ForbiddenError, NetworkError, NotFoundError, RateLimitedError, SchemaError, ServerError, TimeoutError,
+  BodyTooLargeError, CancelledError, ForbiddenError, NetworkError, NotFoundError, RateLimitedError, SchemaError, ServerError, TimeoutError,
   UnauthorizedError, ValidationError, type ServiceError,
 } from '../../../src/core/http/errors';
 import { ListServerlessBillingResponse } from '../../../src/core/schemas';
@@ -79,6 +79,24 @@ describe('HTTP layer: bodies that break the schema', () => {
     assert.equal(e.path, '');
     assert.match(e.message, /not JSON/);
     assert.match(e.message, /text\/html/);
+  });
+
+  test('a body over maxBodyBytes is not read: refused by its Content-Length, or cut off as it streams in', async () => {
+    const big = { data: 'x'.repeat(5000) };
+    // Declared: refused on the headers. Chunked (no length): refused once the bytes read pass the limit.
+    const server = await serve([
+      json(big),
+      { raw: (res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.write('{"data":"'); res.write('x'.repeat(5000)); res.end('"}'); } },
+      json(big),
+    ]);
+    const transport = transportFor(server);
+    for (let i = 0; i < 2; i++) {
+      const e = await rejection(transport.send(get(server, '/v2/thing', { maxBodyBytes: 1000, idempotent: false }), Anything));
+      assert.ok(e instanceof BodyTooLargeError, `answer ${i}: ${e.name}`);
+      assert.equal(e.maxBytes, 1000);
+    }
+    assert.deepEqual(await transport.send(get(server, '/v2/thing', { maxBodyBytes: 6000 }), Anything), big, 'under the limit it is read');
+    assert.equal(server.requests.length, 3, 'not retried');
   });
 
   test('an empty 2xx body is a SchemaError', async () => {

@@ -54,6 +54,22 @@ describe('followStream', () => {
     assert.equal(shouldStream(client, 'sdxl', { routeSupport: routes, endpoints }), false);
   });
 
+  test('an answer over the size a text stream has is left unread, and its endpoint learned as not streaming', async () => {
+    // A plain handler's whole output handed over at its end, or a worker streaming big previews: text comes in
+    // small answers. (A big final output read here too, beside the job's own wait, doubled the extension host's
+    // memory peak for big images, issue 11.) Read, this one would be followed by more questions.
+    const preview = { status: 'IN_PROGRESS', stream: [{ output: [{ image_url: `data:image/png;base64,${'A'.repeat(4000)}`, seed: 1 }] }] };
+    const server = await serve([json({ status: 'IN_PROGRESS', stream: [] }), json(preview), json({ status: 'COMPLETED', stream: [] })]);
+    const endpoints = new StreamingEndpoints();
+    const routes = new RouteSupport();
+    const client = clientOf(server);
+    const result = await followStream(client, 'sdxl', 'j1', { signal: new AbortController().signal, idleIntervalMs: 10, routeSupport: routes, endpoints, onText: () => undefined, maxAnswerBytes: 1000 });
+    assert.deepEqual(result, { text: '', streamed: false });
+    assert.equal(server.requests.length, 2, 'not asked again');
+    assert.equal(shouldStream(client, 'sdxl', { routeSupport: routes, endpoints }), false);
+    assert.equal(routes.get(server.url, 'stream'), 'yes', 'the route is there');
+  });
+
   test('a service without /stream is learned once: no stream is tried again', async () => {
     const server = await serve([problem(404, 'no route')]);
     const routes = new RouteSupport();
