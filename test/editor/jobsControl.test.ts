@@ -303,7 +303,6 @@ suite('jobs control', () => {
     const first = streaming[0]!;
     assert.ok(first.at < done.finishedAt!, 'text was shown before the job ended');
     assert.notEqual(first.job.status, 'COMPLETED');
-
     assert.ok(proxy.requests.some((r) => r.url.startsWith('/v2/llama-chat/stream/')), 'read through /stream');
 
     const text = done.outputs.find((o) => o.kind === 'text');

@@ -2,7 +2,8 @@
 // four 2048x2048 images, through the extension's own command (so the runner decodes and saves the outputs and
 // the job panel opens and draws them: files this big it loads from the disk, see MAX_FILE_BYTES_IN_MESSAGE).
 // Not a test of behaviour but a measurement: it runs only when test/bench/editorHost.bench.ts asks for it
-// (SERVERLESS_GPU_BENCH_OUT set, `--grep @bench`), and skips itself otherwise so the normal editor run is unaffected. It writes its samples' summary as JSON to that path.
+// (SERVERLESS_GPU_BENCH_OUT set, `--grep @bench`), and skips itself otherwise so the normal editor run is
+// unaffected. It writes its samples' summary as JSON to that path.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
