@@ -8,6 +8,7 @@ import { drawImage } from './png';
 import { llmBatch, planLlm, tickCount } from './jobs/llm';
 import { hashString } from './prng';
 import { synthesizeWav } from './wav';
+import { shapedOutput, ShapeInputError } from './workerShapes';
 
 export const MAX_IMAGE_SIDE = 2048;
 export const DEFAULT_IMAGE_SIDE = 512;
@@ -113,9 +114,16 @@ export function buildOutput(ctx: OutputContext): JobResult {
       case 'worker':
         // A worker endpoint's output is what its handler returned (workerProtocol/workerRuntime.ts sets it).
         return { ok: false, error: 'The worker reported no result.' };
+      default: {
+        // The worker-shaped demo endpoints (issue 20): the shapes real deployed workers answer in.
+        const p = imageParams(ctx);
+        const count = intField(ctx.input, 'num_images', 1, 1, MAX_NUM_IMAGES);
+        const publish = (name: string, type: string, body: () => Buffer): string => publicFile(ctx, name, type, body);
+        return { ok: true, output: shapedOutput(ctx.endpoint.kind, { jobId: ctx.jobId, ...p, count, input: ctx.input, publish }) };
+      }
     }
   } catch (err) {
-    if (err instanceof BadInput) return { ok: false, error: err.message };
+    if (err instanceof BadInput || err instanceof ShapeInputError) return { ok: false, error: err.message };
     throw err;
   }
 }
