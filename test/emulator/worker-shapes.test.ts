@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { client, moveClock, startEmulator, type Emulator } from './harness';
 import { decodePng } from './png';
-import { DEMO_KEYS } from '../../src/emulator/demo';
+import { DEMO_KEYS } from '../../src/emulator/demo/demo';
 import { embeddedBytes, parseOutputs } from '../../src/core/outputs/outputs';
 import { sniffMediaFormat } from '../../src/core/outputs/mediaFormat';
 
