@@ -34,6 +34,7 @@ const ROWS = [
   ['jobs.extensionHost.rssPeak', 'extension host in a real VS Code, the same job run and shown: peak RSS', ''],
   ['jobs.extensionHost.arrayBuffersPeak', 'the same: peak arrayBuffers', ''],
   ['jobs.extensionHost.arrayBuffersGrowth', 'the same: arrayBuffers added at the peak, against the PNG bytes saved', 'at most 3x (issue 11)'],
+  ['jobs.mixedOutputs.arrayBuffersGrowth', 'extension host: a ComfyUI-shaped job of four 3.6 MB JPEGs as bare base64 (19 MB of result), run and shown: arrayBuffers added at the peak, against the JPEG bytes saved', 'at most 3x (issue 20)'],
   ['worker.coldStart', 'your own handler under the emulator: cold start (process start to first job take)', ''],
   ['worker.emulatorRunsyncIdleWorker', 'the same handler: a /runsync to an idle worker through the emulator (mostly the SDK\'s own pauses)', ''],
   ['worker.emulatorShareIdleWorker', 'the same: the emulator\'s own share of that', ''],
