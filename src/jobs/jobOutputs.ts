@@ -4,7 +4,7 @@
 // into the record's list of outputs, in output order.
 import * as vscode from 'vscode';
 import { parseOutputs, type OutputPart } from '../core/outputs/outputs';
-import { EMPTY_OUTPUT_NOTE, isEmptyOutput, isResultTooLargeError, resultSizeNote } from '../core/outputs/resultNotes';
+import { outputNotices } from '../core/outputs/resultNotes';
 import { saveJobOutputs, type SavedJobOutputs } from '../core/outputs/saveOutputs';
 import type { Job } from '../core/schemas';
 import type { JobRecord, SavedOutput } from './jobRecord';
@@ -67,7 +67,9 @@ export class WorkspaceOutputsWriter implements JobOutputsWriter {
       ...(signal ? { signal } : {}),
       secrets,
     });
-    const outputs = [...outputNotices(job, streamedText), ...describeSaved(parts, saved)];
+    // Words about the output as a whole (empty, near the size limit) come first, as notices.
+    const notices = outputNotices(job, streamedText).map((text): SavedOutput => ({ kind: 'notice', field: 'output', text }));
+    const outputs = [...notices, ...describeSaved(parts, saved)];
     const thumbnail = outputs.find((o) => o.kind === 'image' && o.file)?.file;
     return { folder: vscode.Uri.file(saved.folder).toString(), outputs, ...(thumbnail ? { thumbnail } : {}) };
   }
@@ -103,17 +105,6 @@ export function describeSaved(parts: OutputPart[], saved: SavedJobOutputs): Save
         return { kind: 'rejected', field: part.field, note: part.reason };
     }
   });
-}
-
-/** Words about the output as a whole: a COMPLETED job that returned nothing, a result near the size limit. */
-export function outputNotices(job: Job, streamedText?: string): SavedOutput[] {
-  if (job.status === 'COMPLETED' && isEmptyOutput(job.output) && !streamedText) return [{ kind: 'notice', field: 'output', text: EMPTY_OUTPUT_NOTE }];
-  const size = job.status === 'COMPLETED' ? resultSizeNote(job.output) : undefined;
-  if (size) return [{ kind: 'notice', field: 'output', text: size }];
-  if (job.status === 'FAILED' && typeof job.error === 'string' && isResultTooLargeError(job.error)) {
-    return [{ kind: 'notice', field: 'error', text: 'The result was too large for the platform (about 20 MB per job). Have the worker upload its files (`s3Config` in the request) and return their links.' }];
-  }
-  return [];
 }
 
 function safeStringify(value: unknown): string {

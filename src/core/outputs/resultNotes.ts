@@ -2,6 +2,8 @@
 // returned nothing (a handler that forgot its `return`), and a result near the platform's size limit for one
 // job's result (about 20 MB: over it the platform answers the worker's result post with a 400 and the job
 // fails), where the remedy is for the worker to upload its files (`s3Config` in the request) and return links.
+// The platform documents 20 MB as the largest payload of /runsync (docs.runpod.io, serverless/endpoints/
+// operation-reference); a worker's result post over it is refused the same way.
 
 /** The platform's limit for one job's result, in bytes of JSON (about 20 MB). */
 export const RESULT_LIMIT_BYTES = 20 * 1000 * 1000;
@@ -44,6 +46,21 @@ export function resultSizeNote(output: unknown): string | undefined {
   return bytes > RESULT_LIMIT_BYTES
     ? `This result is ${mb} MB, over the platform's limit of about 20 MB for a job's result: on RunPod the worker's result post is refused (400) and the job fails. ${advice}`
     : `This result is ${mb} MB, near the platform's limit of about 20 MB for a job's result (over it the job fails). ${advice}`;
+}
+
+const TOO_LARGE_NOTE = 'The result was too large for the platform (about 20 MB per job). Have the worker upload its files (`s3Config` in the request) and return their links.';
+
+/**
+ * Words about a finished job's output as a whole, shown before its parts: a COMPLETED job that returned
+ * nothing (unless it streamed text, which is then its output), a result near or over the size limit, a FAILED
+ * job whose error is the size limit.
+ */
+export function outputNotices(job: { status: string; output?: unknown; error?: unknown }, streamedText?: string): string[] {
+  if (job.status === 'COMPLETED' && isEmptyOutput(job.output) && !streamedText) return [EMPTY_OUTPUT_NOTE];
+  const size = job.status === 'COMPLETED' ? resultSizeNote(job.output) : undefined;
+  if (size) return [size];
+  if (job.status === 'FAILED' && typeof job.error === 'string' && isResultTooLargeError(job.error)) return [TOO_LARGE_NOTE];
+  return [];
 }
 
 /** Words the spec's and the platform's size failures use, so a FAILED job's error can point at the same remedy. */

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseOutputs } from '../../../src/core/outputs/outputs';
 import { saveJobOutputs } from '../../../src/core/outputs/saveOutputs';
-import { approximateJsonBytes, isEmptyOutput, resultSizeNote } from '../../../src/core/outputs/resultNotes';
+import { approximateJsonBytes, EMPTY_OUTPUT_NOTE, isEmptyOutput, outputNotices, resultSizeNote } from '../../../src/core/outputs/resultNotes';
 import { aJob } from '../builders/job';
 import { aPng } from '../builders/png';
 import { aSample, aSampleBase64, HOSTILE_SVG } from '../builders/media';
@@ -125,5 +125,19 @@ describe('resultNotes', () => {
     assert.equal(resultSizeNote({ image: 'A'.repeat(1_000_000) }), undefined);
     assert.match(resultSizeNote({ images: ['A'.repeat(8_000_000), 'A'.repeat(8_000_000)] })!, /near the platform's limit.*s3Config/);
     assert.match(resultSizeNote({ images: ['A'.repeat(21_000_000)] })!, /over the platform's limit.*400.*s3Config/);
+  });
+});
+
+describe('outputNotices', () => {
+  test('a COMPLETED job with nothing says the worker returned no output; streamed text or a FAILED job does not', () => {
+    assert.deepEqual(outputNotices({ status: 'COMPLETED', output: null }), [EMPTY_OUTPUT_NOTE]);
+    assert.deepEqual(outputNotices({ status: 'COMPLETED' }), [EMPTY_OUTPUT_NOTE]);
+    assert.deepEqual(outputNotices({ status: 'COMPLETED', output: {} }, 'streamed words'), []);
+    assert.deepEqual(outputNotices({ status: 'FAILED', error: 'CUDA out of memory' }), []);
+    assert.deepEqual(outputNotices({ status: 'COMPLETED', output: { ok: true } }), []);
+  });
+  test('a result near the limit, and a job failed for its size, say what to do', () => {
+    assert.match(outputNotices({ status: 'COMPLETED', output: { images: ['A'.repeat(16_000_000)] } })[0]!, /near the platform's limit/);
+    assert.match(outputNotices({ status: 'FAILED', error: 'Job result payload too large (21 MB)' })[0]!, /too large for the platform.*s3Config/);
   });
 });
