@@ -72,9 +72,9 @@ suite('output shapes', () => {
     assert.deepEqual(savedNames(done), ['ComfyUI_00001_.png']);
   });
 
-  test('an A1111-shaped job shows its bare base64 images and saves them, its parameters kept as JSON', async () => {
+  test('an A1111-shaped job shows its bare base64 images with their seeds and saves them, its parameters kept as JSON', async () => {
     const { done, shown, folder } = await run('a1111', { prompt: 'a cat', width: 128, height: 128, num_images: 2, seed: 3 });
-    assert.deepEqual(savedNames(done), ['image-1.png', 'image-2.png']);
+    assert.deepEqual(savedNames(done), ['image-1-seed-3.png', 'image-2-seed-4.png'], 'each image with its seed from info.all_seeds');
     for (const name of savedNames(done)) assert.deepEqual([...fs.readFileSync(path.join(folder, name)).subarray(1, 4)], [0x50, 0x4e, 0x47]);
     assert.deepEqual(shown.outputs.map((o) => o.kind), ['image', 'image', 'json']);
     if (driverAvailable()) {

@@ -121,10 +121,7 @@ export function embeddedBytes(part: EmbeddedPart): Buffer {
 function visit(value: unknown, field: string, hint: Hint, seed: number | undefined, depth: number, walk: Walk): Rest {
   if (depth > MAX_DEPTH) return value;
   if (typeof value === 'string') return visitString(value, field, hint, seed, undefined, walk);
-  if (Array.isArray(value)) {
-    const kept = value.map((v, i) => visit(v, `${field}[${i}]`, hint, seed, depth + 1, walk)).filter((v) => v !== CONSUMED);
-    return kept.length === 0 && value.length > 0 ? CONSUMED : kept;
-  }
+  if (Array.isArray(value)) return visitArray(value, field, hint, () => seed, depth, walk);
   if (hint.urlOnly) return reject(walk, field, `${lastKey(field)} should be a URL, not ${describe(value)}.`);
   if (!isPlainObject(value)) return value;
   const ownSeed = value['seed'];
@@ -142,6 +139,7 @@ function visit(value: unknown, field: string, hint: Hint, seed: number | undefin
     walk.parts.push({ kind: 'transcript', field, text: transcript.text, segments: transcript.segments, ...(transcript.language ? { language: transcript.language } : {}) });
     for (const k of transcript.consumed) consumed.add(k);
   }
+  const seeds = a1111Seeds(value);
   const before = walk.parts.length;
   const rest: Array<[string, unknown]> = [];
   for (const [key, v] of Object.entries(value)) {
@@ -149,7 +147,9 @@ function visit(value: unknown, field: string, hint: Hint, seed: number | undefin
     const lower = key.toLowerCase();
     const kind = KIND_OF_KEY.get(lower);
     const keyHint: Hint = kind || ANY_MEDIA_KEYS.has(lower) ? { ...(kind ? { kind } : {}), claimed: true, urlOnly: URL_KEYS.has(lower) } : NO_HINT;
-    const r = visit(v, `${field}.${key}`, keyHint, seedHere, depth + 1, walk);
+    const r = key === 'images' && seeds && Array.isArray(v)
+      ? visitArray(v, `${field}.${key}`, keyHint, (i) => seeds[i], depth + 1, walk)
+      : visit(v, `${field}.${key}`, keyHint, seedHere, depth + 1, walk);
     if (r !== CONSUMED) rest.push([key, r]);
   }
   const found = walk.parts.length > before || transcript !== undefined;
@@ -157,6 +157,26 @@ function visit(value: unknown, field: string, hint: Hint, seed: number | undefin
   const kept = found ? rest.filter(([k]) => !META_FIELDS.has(k)) : rest;
   if (found && kept.length === 0) return CONSUMED;
   return Object.fromEntries(kept);
+}
+
+function visitArray(value: unknown[], field: string, hint: Hint, seedAt: (i: number) => number | undefined, depth: number, walk: Walk): Rest {
+  const kept = value.map((v, i) => visit(v, `${field}[${i}]`, hint, seedAt(i), depth + 1, walk)).filter((v) => v !== CONSUMED);
+  return kept.length === 0 && value.length > 0 ? CONSUMED : kept;
+}
+
+/**
+ * An Automatic1111 answer's seed per image: its `info` is a JSON string whose `all_seeds` lists them. Only
+ * when there is exactly one per image (with a grid image first they would not line up, so none is claimed).
+ */
+function a1111Seeds(value: Record<string, unknown>): number[] | undefined {
+  const { info, images } = value;
+  if (typeof info !== 'string' || info.length > 1_000_000 || !Array.isArray(images)) return undefined;
+  try {
+    const seeds = (JSON.parse(info) as { all_seeds?: unknown } | null)?.all_seeds;
+    return Array.isArray(seeds) && seeds.length === images.length && seeds.every((s) => Number.isSafeInteger(s)) ? (seeds as number[]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function visitString(value: string, field: string, hint: Hint, seed: number | undefined, fileName: string | undefined, walk: Walk): Rest {

@@ -78,6 +78,14 @@ describe('shapes: Automatic1111 worker', () => {
       { kind: 'json', field: 'output', value: { parameters: { prompt: 'a cat', steps: 20 }, info } },
     ]);
   });
+  test('each image gets its seed from info.all_seeds, when there is one per image', () => {
+    const images = [aPng(2, 2).toString('base64'), aPng(2, 2).toString('base64')];
+    const seeded = parseOutputs({ images, parameters: {}, info: JSON.stringify({ all_seeds: [41, 42] }) });
+    assert.deepEqual(seeded.map((p) => p.kind === 'embedded' && p.seed), [41, 42, false]);
+    const grid = parseOutputs({ images, info: JSON.stringify({ all_seeds: [41] }) });
+    assert.deepEqual(grid.map((p) => p.kind === 'embedded' && p.seed), [undefined, undefined, false]);
+    assert.deepEqual(parseOutputs({ images, info: '{not json' }).map((p) => p.kind === 'embedded' && p.seed), [undefined, undefined, false]);
+  });
   test('hostile: an SVG in images[] is refused and the good image still comes', () => {
     const parts = parseOutputs({ images: [Buffer.from(HOSTILE_SVG).toString('base64'), aPng(2, 2).toString('base64')] });
     assert.deepEqual(parts.map((p) => p.kind), ['rejected', 'embedded']);
