@@ -100,6 +100,7 @@ suite('output shapes', () => {
     if (driverAvailable()) {
       assert.equal(await textContent('#transcript-text', { inWebview: true }), 'Hello there. General Kenobi.');
       assert.match(await textContent('#transcript-segments', { inWebview: true }), /00:00\.0 – 00:00\.8\s*Hello there\./);
+      await screenshot('job-panel-transcript');
     }
   });
 
@@ -109,6 +110,7 @@ suite('output shapes', () => {
     assert.match(JSON.stringify(shown.outputs), /The worker returned no output/);
     if (driverAvailable()) {
       assert.match(await textContent('figure.notice', { inWebview: true }), /^The worker returned no output\./);
+      await screenshot('job-panel-empty-output');
     }
   });
 });
