@@ -64,6 +64,9 @@ function checkBase64(raw: string, maxBytes: number, claimed: boolean): CheckedEm
   const head = Buffer.from(payload.slice(0, HEAD_CHARS), 'base64');
   const format = sniffMediaFormat(head);
   if (!format) return claimed ? `the embedded data is ${describeUnknownBytes(head)}.` : NOT_MEDIA;
+  // A bare MPEG audio frame is told by 11 bits only: one random blob (a token, packed floats) in a few
+  // thousand starts like one. Outside a media key, MP3 needs its ID3 tag.
+  if (!claimed && format.ext === 'mp3' && head[0] !== 0x49) return NOT_MEDIA;
   const estimated = Math.floor((payload.length * 3) / 4);
   if (estimated > maxBytes + 2) return `the embedded ${format.ext.toUpperCase()} is about ${formatBytes(estimated)}, over the limit of ${formatBytes(maxBytes)}.`;
   if ((!BASE64.test(payload) && !BASE64_URL.test(payload)) || payload.length % 4 === 1) return `the embedded ${format.ext.toUpperCase()} is not valid base64.`;

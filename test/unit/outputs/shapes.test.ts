@@ -130,6 +130,11 @@ describe('shapes: hand-written handlers', () => {
       { kind: 'json', field: 'output', value: { docs: 'https://example.com/readme' } },
     ]);
   });
+  test('a random blob that happens to start like an MPEG frame is media only under a media key', () => {
+    const blob = Buffer.concat([Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(200, 0x11)]).toString('base64');
+    assert.deepEqual(parseOutputs({ embedding: blob }).map((p) => p.kind), ['json']);
+    assert.deepEqual(parseOutputs({ audio: blob }).map((p) => p.kind === 'embedded' && p.format.ext), ['mp3']);
+  });
   test('too deep is left as JSON, too many is refused past the cap', () => {
     let deep: unknown = aSampleBase64('jpg');
     for (let i = 0; i < 12; i++) deep = { x: deep };
