@@ -18,6 +18,7 @@ suite('output shapes', () => {
   let api: JobRunnerApi;
   let emulator: { url: string; close(): Promise<void> };
   const { finished, showPanel } = jobWaits(() => api);
+  let files = 0;
 
   suiteSetup(async () => {
     const ext = await activateExtension();
@@ -35,16 +36,17 @@ suite('output shapes', () => {
   });
 
   /** Runs `input` on `endpoint` from an input file, waits for its end and for the panel to show it finished. */
-  async function run(endpoint: string, input: Record<string, unknown>) {
-    const uri = vscode.Uri.joinPath(workspaceFolder().uri, `${endpoint}.input.json`);
+  async function run(endpoint: string, input: Record<string, unknown>, status = 'COMPLETED') {
+    // A file of its own per job: a document the editor already holds would be run with its old text.
+    const uri = vscode.Uri.joinPath(workspaceFolder().uri, `${endpoint}-${++files}.input.json`);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify({ input }, null, 2)));
     await api.memory.rememberEndpoint(uri, endpoint);
     const started = (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
     const done = await finished(started.key);
-    assert.equal(done.status, 'COMPLETED', done.error);
+    assert.equal(done.status, status, done.error);
     const shown = await eventually(() => {
       const sent = api.panels.lastSent(started.key);
-      return sent?.status === 'COMPLETED' && sent.running === false && sent;
+      return sent?.status === status && sent.running === false && sent;
     }, 'the panel to show the finished job');
     if (driverAvailable()) await showPanel(started.key);
     return { done, shown, folder: vscode.Uri.parse(done.outputsFolder!).fsPath };
@@ -111,6 +113,15 @@ suite('output shapes', () => {
     if (driverAvailable()) {
       assert.match(await textContent('figure.notice', { inWebview: true }), /^The worker returned no output\./);
       await screenshot('job-panel-empty-output');
+    }
+  });
+
+  test('a job whose result was over the ~20 MB limit failed, and the panel says what to do', async () => {
+    const { shown } = await run('comfyui', { format: 'jpeg', jpeg_bytes: 4_000_000, num_images: 4 }, 'FAILED');
+    assert.match(JSON.stringify(shown.outputs), /too large for the platform.*s3Config/);
+    if (driverAvailable()) {
+      assert.match(await textContent('figure.notice', { inWebview: true }), /too large for the platform/);
+      assert.match(await textContent('.error-text', { inWebview: true }), /payload too large/);
     }
   });
 });

@@ -7,6 +7,7 @@ import { decodePng } from './png';
 import { DEMO_KEYS } from '../../src/emulator/demo/demo';
 import { embeddedBytes, parseOutputs } from '../../src/core/outputs/outputs';
 import { sniffMediaFormat } from '../../src/core/outputs/mediaFormat';
+import { outputNotices } from '../../src/core/outputs/resultNotes';
 
 let emu: Emulator;
 let api: ReturnType<typeof client>;
@@ -45,6 +46,14 @@ describe('worker-shaped demo endpoints', () => {
     const bad = await runToEnd('comfyui', { format: 'jpeg', jpeg_bytes: 'huge' });
     assert.equal(bad.status, 'FAILED');
     assert.match(bad.error, /jpeg_bytes/);
+  });
+
+  test('comfyui asked for more than the ~20 MB result limit fails, as on the platform, saying what to do', async () => {
+    const job = await runToEnd('comfyui', { format: 'jpeg', jpeg_bytes: 4_000_000, num_images: 4 });
+    assert.equal(job.status, 'FAILED');
+    assert.match(job.error, /payload too large: 21\.3 MB, over the 20 MB limit.*s3Config/);
+    assert.equal(job.output, undefined);
+    assert.match(outputNotices(job)[0]!, /too large for the platform/, 'the extension recognises the failure and says what to do');
   });
 
   test('comfyui-s3: s3_url links on the emulator\'s loopback origin, fetchable without a key', async () => {

@@ -8,7 +8,7 @@ import { drawImage } from './png';
 import { llmBatch, planLlm, tickCount } from '../workers/simulated/llm';
 import { hashString } from '../prng';
 import { synthesizeWav } from './wav';
-import { shapedOutput, ShapeInputError } from './workerShapes';
+import { resultTooLarge, shapedOutput, ShapeInputError } from './workerShapes';
 
 export const MAX_IMAGE_SIDE = 2048;
 export const DEFAULT_IMAGE_SIDE = 512;
@@ -119,7 +119,9 @@ export function buildOutput(ctx: OutputContext): JobResult {
         const p = imageParams(ctx);
         const count = intField(ctx.input, 'num_images', 1, 1, MAX_NUM_IMAGES);
         const publish = (name: string, type: string, body: () => Buffer): string => publicFile(ctx, name, type, body);
-        return { ok: true, output: shapedOutput(ctx.endpoint.kind, { jobId: ctx.jobId, ...p, count, input: ctx.input, publish }) };
+        const output = shapedOutput(ctx.endpoint.kind, { jobId: ctx.jobId, ...p, count, input: ctx.input, publish });
+        const tooLarge = resultTooLarge(output);
+        return tooLarge ? { ok: false, error: tooLarge } : { ok: true, output };
       }
     }
   } catch (err) {

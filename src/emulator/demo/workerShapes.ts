@@ -9,6 +9,7 @@
 //   speech         {audio_base64: "<base64 WAV>", sample_rate, format: "wav"}  (text-to-speech handlers)
 //   transcription  {transcription, segments, detected_language, ...}  (runpod-workers/worker-faster_whisper)
 //   empty          null: a handler that forgot to return
+import { approximateJsonBytes, RESULT_LIMIT_BYTES } from '../../core/outputs/resultNotes';
 import { SAMPLE_JPEG_BASE64 } from './assets/sampleJpeg';
 import { hashString } from '../prng';
 import { drawImage } from './png';
@@ -74,6 +75,16 @@ export function shapedOutput(kind: WorkerShapeKind, p: ShapeParams): unknown {
     case 'empty':
       return null;
   }
+}
+
+/**
+ * The error of a job whose result is over the platform's ~20 MB limit: there the worker's result post is refused
+ * (400) and the job fails, so a demo worker asked for more (comfyui with many big JPEGs) fails the same way.
+ */
+export function resultTooLarge(output: unknown): string | undefined {
+  const bytes = approximateJsonBytes(output);
+  if (bytes <= RESULT_LIMIT_BYTES) return undefined;
+  return `Job result payload too large: ${(bytes / 1e6).toFixed(1)} MB, over the 20 MB limit for a job's result. Upload files (s3Config) and return their URLs instead.`;
 }
 
 function jpegBytes(input: Record<string, unknown>): number {
