@@ -21,6 +21,7 @@ export const NOT_MEDIA = Symbol('not media');
 const HEAD_CHARS = 88;
 /** Bare base64 shorter than this is taken for text: no real image or sound is under ~48 bytes. */
 const MIN_BARE_CHARS = 64;
+const MIN_CLAIMED_CHARS = 16;
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const BASE64_URL = /^[A-Za-z0-9_-]*={0,2}$/;
@@ -45,12 +46,13 @@ export function checkDataUri(value: string, maxBytes: number): CheckedEmbedded |
 }
 
 /**
- * Bare base64 as media: NOT_MEDIA when the string is not base64 at all or decodes to none of the accepted
+ * Bare base64 as media: NOT_MEDIA when the string is not base64 at all, or decodes to none of the accepted
  * formats and nothing said it should be media; a reason when it is refused. `claimed` is set when the key or
  * the worker's own "type" said the string is media: then bytes of another kind are refused, with why.
  */
 export function checkBareBase64(value: string, maxBytes: number, claimed: boolean): CheckedEmbedded | string | typeof NOT_MEDIA {
-  if (!claimed && value.length < MIN_BARE_CHARS) return NOT_MEDIA;
+  // Under a media key a short word ("none", "pending") is a word too: no media file is under 12 bytes.
+  if (value.length < (claimed ? MIN_CLAIMED_CHARS : MIN_BARE_CHARS)) return NOT_MEDIA;
   return checkBase64(value, maxBytes, claimed);
 }
 
@@ -60,7 +62,8 @@ function checkBase64(raw: string, maxBytes: number, claimed: boolean): CheckedEm
   let payload = /\s/.test(raw) ? raw.replace(/\s+/g, '') : raw;
   if (payload.length === 0) return claimed ? 'the embedded data is empty.' : NOT_MEDIA;
   // The head first: a long text that is not base64 is told apart without scanning it whole.
-  if (!BASE64.test(payload.slice(0, HEAD_CHARS)) && !BASE64_URL.test(payload.slice(0, HEAD_CHARS))) return claimed ? 'the embedded data is not valid base64.' : NOT_MEDIA;
+  // Text that is not base64 at all ("cat.png", a sentence) is no attempt at embedded media, even under a media key: it stays JSON.
+  if (!BASE64.test(payload.slice(0, HEAD_CHARS)) && !BASE64_URL.test(payload.slice(0, HEAD_CHARS))) return NOT_MEDIA;
   const head = Buffer.from(payload.slice(0, HEAD_CHARS), 'base64');
   const format = sniffMediaFormat(head);
   if (!format) return claimed ? `the embedded data is ${describeUnknownBytes(head)}.` : NOT_MEDIA;

@@ -67,10 +67,13 @@ export const MAX_MEDIA = 64;
 const KIND_OF_KEY = new Map<string, MediaKind>([
   ...['image', 'images', 'image_url', 'image_urls', 'image_base64', 'images_base64', 'b64_json', 'png', 'jpg', 'jpeg', 'webp', 'gif'].map((k) => [k, 'image'] as const),
   ...['video', 'videos', 'video_url', 'video_urls', 'video_base64', 'mp4', 'webm'].map((k) => [k, 'video'] as const),
-  ...['audio', 'audios', 'audio_url', 'audio_urls', 'audio_base64', 'speech', 'wav', 'mp3', 'ogg', 'flac'].map((k) => [k, 'audio'] as const),
+  ...['audio', 'audios', 'audio_url', 'audio_urls', 'audio_base64', 'wav', 'mp3', 'ogg', 'flac'].map((k) => [k, 'audio'] as const),
 ]);
-/** Keys that say "media" without saying which kind. */
-const ANY_MEDIA_KEYS = new Set(['data_url', 'data_uri', 'base64', 'b64', 'media', 'file', 'files', 'url', 'urls', 'output_url']);
+/**
+ * Keys that say "media" without saying which kind. Not `url` or `file`: those name documents, models and pages
+ * as often; a link there counts when its path names a media file, base64 there when its bytes are media.
+ */
+const ANY_MEDIA_KEYS = new Set(['data_url', 'data_uri', 'base64', 'b64']);
 /** Keys whose value must be a URL (or a data URI): anything else there is refused rather than kept as JSON. */
 const URL_KEYS = new Set(['image_url', 'video_url', 'audio_url']);
 /** Fields that describe the output rather than being one: not repeated as JSON beside the media. */
@@ -197,8 +200,10 @@ function visitString(value: string, field: string, hint: Hint, seed: number | un
   }
   // Bare base64: media only if its own bytes say so; under a media key, refused when they do not.
   const checked = checkBareBase64(value, walk.maxBytes, hint.claimed);
-  if (checked === NOT_MEDIA) return value;
-  if (typeof checked === 'string') return reject(walk, field, hint.urlOnly ? `"${abbreviate(value)}" is not a URL.` : checked);
+  if (checked === NOT_MEDIA || typeof checked === 'string') {
+    if (hint.urlOnly) return reject(walk, field, `"${abbreviate(value)}" is not a URL.`);
+    return checked === NOT_MEDIA ? value : reject(walk, field, checked);
+  }
   return addMedia(walk, field, () => ({ kind: 'embedded', field, ...checked, ...extra }));
 }
 
