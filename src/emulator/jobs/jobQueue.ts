@@ -79,9 +79,9 @@ export class JobQueue {
         : undefined;
       e = new Engine(endpoint, prefix, this.o.clock, processes ?? new SimulatedWorkers(endpoint.coldStartMs), {
         onJobEnd: (job) => this.onEnded(job),
-        onWorkerReady: (_w, coldStartMs) => {
+        onWorkerReady: (w, coldStartMs) => {
           const owner = this.o.ownerOf?.(endpoint);
-          if (owner) billWorkerTime(owner.usage, endpoint, e!.now, coldStartMs);
+          if (owner) billWorkerTime(owner.usage, endpoint, w.readyAtMs!, coldStartMs);
         },
       });
       // Before any process can call back (its workers were spawned in the engine's constructor, and talk over HTTP).
