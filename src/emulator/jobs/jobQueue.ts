@@ -101,8 +101,10 @@ export class JobQueue {
   submit(account: Account, endpoint: EndpointConfig, body: RunBody, sync: boolean): EmulatedJob {
     const engine = this.runtime(endpoint);
     const queued = engine.queuedCount();
-    if (queued > QUEUE_LIMIT_FLOOR && queued > endpoint.workersMax * QUEUE_LIMIT_PER_WORKER) {
-      throw new HttpProblem(429, `The queue of endpoint "${endpoint.id}" is full (${queued} jobs waiting, more than 50 and more than ${QUEUE_LIMIT_PER_WORKER} per max worker); retry later.`, undefined, { 'Retry-After': '10' });
+    const full = endpoint.maxQueued !== undefined ? queued >= endpoint.maxQueued : queued > QUEUE_LIMIT_FLOOR && queued > endpoint.workersMax * QUEUE_LIMIT_PER_WORKER;
+    if (full) {
+      const rule = endpoint.maxQueued !== undefined ? `its maxQueued is ${endpoint.maxQueued}` : `more than 50 and more than ${QUEUE_LIMIT_PER_WORKER} per max worker`;
+      throw new HttpProblem(429, `The queue of endpoint "${endpoint.id}" is full (${queued} jobs waiting, ${rule}); retry later.`, undefined, { 'Retry-After': '10' });
     }
     // The engine's own instant (it was just advanced to the clock): a later clock read could be a millisecond on,
     // and the job would seem queued after the worker its arrival started.
