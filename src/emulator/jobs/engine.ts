@@ -23,6 +23,7 @@ export class Engine {
   private readonly line: WaitingLine;
   private workerCount = 0;
   private timer: NodeJS.Timeout | undefined;
+  private timerAt: number | undefined;
   private closed = false;
   private readonly offClock: () => void;
 
@@ -33,16 +34,14 @@ export class Engine {
     this.t = clock.now();
     this.line = new WaitingLine(s.queueMs);
     // A clock move changes how far away the next event is.
-    this.offClock = clock.onChange(() => this.schedule());
+    this.offClock = clock.onChange(() => this.schedule(true));
     // Active (min) workers are up from the start, warm where the kind allows it.
     for (let i = 0; i < Math.min(s.workersMin, s.workersMax); i++) this.spawn(true);
     this.step();
   }
 
   /** Simulation time: the latest instant the engine has been advanced to. */
-  get now(): number {
-    return this.t;
-  }
+  get now(): number { return this.t; }
 
   /** Replays every event up to `toMs` (never backwards). */
   advance(toMs: number): void {
@@ -195,7 +194,7 @@ export class Engine {
     this.step();
   }
 
-  /** Re-runs the scheduling at the current instant (a process worker opened a take). */
+  /** Re-runs the scheduling now (a process worker opened a take). */
   poke(): void {
     this.step();
   }
@@ -233,12 +232,8 @@ export class Engine {
     const t = this.t;
     if (!this.line.hasVisible(t)) return;
     const open = this.workers.filter((w) => this.takesJobs(w));
-    let free = 0;
-    const room = open.map((w) => {
-      const n = this.driver.capacity(w);
-      free += n;
-      return n;
-    });
+    const room = open.map((w) => this.driver.capacity(w));
+    let free = room.reduce((a, b) => a + b, 0);
     open.forEach((w, i) => {
       const given: EmulatedJob[] = [];
       // Not a job whose earlier run this worker still holds: results are named by job id alone (retry after a timeout).
@@ -339,11 +334,14 @@ export class Engine {
   }
 
   /** A timer for the next event, so jobs end (webhooks, stop signals) even when nobody reads. */
-  private schedule(): void {
-    clearTimeout(this.timer);
+  private schedule(clockMoved = false): void {
     const next = this.nextEventAt();
+    if (!clockMoved && this.timer && next === this.timerAt) return; // most reads change nothing: keep the timer
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = next;
     if (next === undefined || this.closed) return;
-    this.timer = setTimeout(() => this.advance(this.clock.now()), Math.min(2_147_483_647, Math.max(1, next - this.clock.now())));
+    this.timer = setTimeout(() => { this.timer = undefined; this.advance(this.clock.now()); }, Math.min(2_147_483_647, Math.max(1, next - this.clock.now())));
     this.timer.unref();
   }
 }
