@@ -1,6 +1,6 @@
 // The built-in demo (no --config): one user with documented keys, endpoints of every kind, a few endpoints
 // that only appear in historic usage, and about 400 days of synthetic usage so every bucket size shows
-// something (issue 3). Documented in README.md ("The local emulator"); keep the two in step.
+// something (issue 3). Documented in docs/emulator.md ("The built-in demo", with the prices); keep the two in step.
 import type { EmulatorConfigInput } from '../config';
 import { WORKER_SHAPE_DEMO_ENDPOINTS } from './demoShapes';
 

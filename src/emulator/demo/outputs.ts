@@ -112,7 +112,7 @@ export function buildOutput(ctx: OutputContext): JobResult {
         return { ok: true, output: { video_url: url, cost: ctx.cost } };
       }
       case 'worker':
-        // A worker endpoint's output is what its handler returned (workers/process/workerRuntime.ts sets it).
+        // A worker endpoint's output is what its handler returned (workers/process/processWorkers.ts sets it).
         return { ok: false, error: 'The worker reported no result.' };
       default: {
         // The worker-shaped demo endpoints (issue 20): the shapes real deployed workers answer in.
