@@ -25,7 +25,7 @@ export class BatchGate {
   private down = false;
   private closed = false;
   private readonly abort = new AbortController();
-  private lastAnnounced = 0;
+  private readonly lastAnnounced = new Map<WaitReason, number>();
 
   constructor(
     private readonly client: ServiceClient,
@@ -119,10 +119,15 @@ export class BatchGate {
     }
   }
 
+  /** A wait the HTTP layer sits through for one of this batch's requests (an exhausted window, a 429, a 503). */
+  tell(reason: WaitReason, until: number, message: string): void {
+    this.announce(reason, until, message);
+  }
+
   private announce(reason: WaitReason, until: number, message: string): void {
-    // Many slots meet the same wait: it is said once.
-    if (until <= this.lastAnnounced) return;
-    this.lastAnnounced = until;
+    // Many slots meet the same wait: it is said once (per kind, so a 429 does not hide the window behind it).
+    if (until <= (this.lastAnnounced.get(reason) ?? 0)) return;
+    this.lastAnnounced.set(reason, until);
     this.listener.onWait(reason, until, message);
   }
 

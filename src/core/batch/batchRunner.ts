@@ -86,6 +86,7 @@ export class BatchRunner {
       throw new Error(`This batch was sent to ${prior.header.service}, not ${this.o.header.service}: its jobs cannot be followed here.`);
     }
     if (!prior?.header) await this.o.manifest.write(this.o.header);
+    this.listenToWaits();
     for (const item of items) {
       const old = prior?.rows.get(item.index);
       if (!old) {
@@ -105,6 +106,24 @@ export class BatchRunner {
     }
     this.ensureSlots();
     return this.whenIdle();
+  }
+
+  /** Stops listening to the client (the batch is closed; its runner is not used again). */
+  dispose(): void {
+    this.unlisten?.();
+    this.unlisten = undefined;
+  }
+
+  private unlisten: (() => void) | undefined;
+
+  /** Waits inside the HTTP layer (a status-sync held for an exhausted window) are this batch's waits too. */
+  private listenToWaits(): void {
+    this.unlisten ??= this.o.client.onRetryWait((w) => {
+      if (w.route.endpointId !== undefined && w.route.endpointId !== this.o.endpointId) return;
+      const reason: WaitReason = w.reason === 'quota' ? 'quota' : w.reason === 'rateLimited' ? 'rateLimited' : 'serviceDown';
+      const words = { quota: 'The request quota is used up until its window resets.', rateLimited: 'The service asked to wait (429).', serviceDown: `The service did not answer${w.status ? ` (${w.status})` : ''}; trying again.` };
+      this.gate.tell(reason, w.until, words[reason]);
+    });
   }
 
   get paused(): { reason: PauseReason; message: string } | undefined {

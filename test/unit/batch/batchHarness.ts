@@ -4,7 +4,7 @@ import { after } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmulator, type RunningEmulator } from '../../../src/emulator/index';
+import { startEmulator, type EmulatorConfigInput, type RunningEmulator } from '../../../src/emulator/index';
 import { createServiceClient } from '../../../src/core/http/client';
 import { inlineBillingReader } from '../../../src/core/billing/inlineBillingReader';
 import { digestOf, type BatchItem } from '../../../src/core/batch/batchInputs';
@@ -19,7 +19,7 @@ import type { JobInput } from '../../../src/core/schemas';
 export const KEY = 'k-batch-test';
 export const PRICES = { gpuPerSecond: 0.0004, cpuPerSecond: 0.00004, diskPerSecond: 0.000005, feePerSecond: 0.00002 };
 
-export function batchConfig(extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function batchConfig(extra: Record<string, unknown> = {}): EmulatorConfigInput {
   return {
     users: [{
       id: 'u',
@@ -50,7 +50,7 @@ export interface Rig {
   accepted(endpointId: string): number;
 }
 
-export async function startRig(config: Record<string, unknown> = batchConfig(), admin = false): Promise<Rig> {
+export async function startRig(config: EmulatorConfigInput = batchConfig(), admin = false): Promise<Rig> {
   const log: string[] = [];
   const emulator = await startEmulator({ config, admin, log: (line) => log.push(line.replace(/ \d+ms$/, '')) });
   const dir = mkdtempSync(join(tmpdir(), 'batch-run-'));

@@ -12,7 +12,7 @@ const price = { usdPerSecond: 0.0005, source: 'test price' };
 
 describe('jobCost', () => {
   test('a public endpoint\'s own cost is reported as it is, whatever the price', () => {
-    assert.deepEqual(jobCost({ output: { image_url: 'u', cost: 0.0123 }, executionTime: 5000 }, price).usd, 0.0123);
+    assert.deepEqual(jobCost({ output: { image_url: 'u', cost: 0.0123 }, executionTime: 5000 }, price), { kind: 'reported', usd: 0.0123, how: 'reported by the endpoint in its output (`cost`)' });
     assert.equal(jobCost({ output: { cost: 0.0123 } }, undefined).kind, 'reported');
   });
   test('a dedicated endpoint: execution seconds x price, labelled an estimate with its source', () => {
