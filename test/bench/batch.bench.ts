@@ -7,9 +7,11 @@
 // The jobs: the emulator's `llm` kind writes 3 tokens per 100 ms, so `max_tokens` k gives a job of
 // ceil(k/3) x 100 ms exactly; k is spread so the jobs run 0.2 to 2 s (mean about 1.1 s). Nothing is scaled.
 // The limit the service allows is min(worker capacity, rate limit): capacity = 4 workers / the jobs' measured
-// mean execution time; the rate limit in jobs = quota per second / 2, the fewest requests a job sent with /run
-// can take (its /run and one held /status-sync). Fixed windows let a run that ends mid-window use that window's
-// quota early, which flatters both loops alike by at most one window's worth; 500 jobs span several windows.
+// mean execution time; the rate limit in jobs = the requests the quota allowed in the minute windows the run
+// touched (a fixed window's whole quota is usable the moment it opens, so a run that ends 40 s into its third
+// window had three windows' worth) / 2, the fewest requests a job sent with /run can take (its /run and one held
+// /status-sync), over the run's time. Counting whole windows is the strict reading: it is the most the service
+// would have let through in that time.
 // BATCH_BENCH_JOBS / BATCH_BENCH_NAIVE_JOBS make a shorter run for development (the figures then say less).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -157,7 +159,7 @@ export default async function batchBench(ctx: BenchContext): Promise<void> {
     const batchRate = batch.runRequests / batch.seconds;
     const naiveRate = naive.runRequests / naive.seconds;
     const capacity = WORKERS / (batch.meanExecutionMs / 1000);
-    const quotaJobs = QUOTA_PER_MINUTE / 60 / 2;
+    const quotaJobs = (QUOTA_PER_MINUTE * Math.ceil(batch.seconds / 60)) / 2 / batch.seconds;
     const limit = Math.min(capacity, quotaJobs);
     ctx.log(`batch ${batch.runRequests} jobs in ${batch.seconds.toFixed(1)} s; naive ${naive.runRequests} in ${naive.seconds.toFixed(1)} s; capacity ${capacity.toFixed(2)} jobs/s, quota ${quotaJobs.toFixed(2)} jobs/s`);
     const naiveFigure = { name: 'batch.naiveLoop.throughput', value: naiveRate };

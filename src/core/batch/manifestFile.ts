@@ -81,6 +81,19 @@ export async function readManifest(path: string): Promise<ManifestState> {
   return readManifestText(await readFile(path, 'utf8'));
 }
 
+/**
+ * Inputs that changed since the batch wrote their row and are still to be sent (a resume sends them as they are
+ * now): the indices, so the resume prompt can say so before anything goes out.
+ */
+export function changedInputs(state: Pick<ManifestState, 'rows'>, digests: ReadonlyMap<number, string>): number[] {
+  const changed: number[] = [];
+  for (const row of state.rows.values()) {
+    const now = digests.get(row.index);
+    if (row.phase === 'pending' && now !== undefined && now !== row.digest) changed.push(row.index);
+  }
+  return changed.sort((a, b) => a - b);
+}
+
 /** How many rows are in each phase: what a resume prompt says ("120 done, 4 running, 76 not sent"). */
 export function countPhases(state: Pick<ManifestState, 'rows'>): Record<RowPhase, number> {
   const counts: Record<RowPhase, number> = { pending: 0, submitting: 0, unknown: 0, active: 0, ended: 0, skipped: 0, lost: 0 };

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { countPhases, ManifestWriter, readManifest } from '../../../src/core/batch/manifestFile';
+import { changedInputs, countPhases, ManifestWriter, readManifest } from '../../../src/core/batch/manifestFile';
 import { rowsToCsv } from '../../../src/core/batch/manifestCsv';
 import type { JobRow } from '../../../src/core/batch/manifestFormat';
 
@@ -41,6 +41,8 @@ describe('manifest', () => {
     assert.equal(state.rows.get(1)?.phase, 'pending', 'the torn line did not count');
     assert.deepEqual(state.events.map((e) => e.event), ['paused']);
     assert.deepEqual(countPhases(state), { pending: 1, submitting: 0, unknown: 0, active: 0, ended: 1, skipped: 0, lost: 0 });
+    assert.deepEqual(changedInputs(state, new Map([[0, 'other'], [1, 'edited']])), [1], 'only an unsent input that changed is news');
+    assert.deepEqual(changedInputs(state, new Map([[0, 'd'], [1, 'd']])), []);
   });
 
   test('a broken line inside the file is reported with its number, and the rest is read', async () => {
