@@ -95,7 +95,17 @@ export class BatchGate {
     }
   }
 
-  private async probe(): Promise<boolean> {
+  private probing: Promise<boolean> | undefined;
+
+  /** One probe at a time, whatever the number of slots waiting on it. */
+  private probe(): Promise<boolean> {
+    this.probing ??= this.probeOnce().finally(() => {
+      this.probing = undefined;
+    });
+    return this.probing;
+  }
+
+  private async probeOnce(): Promise<boolean> {
     try {
       await this.client.health(this.endpointId, { signal: this.abort.signal });
       this.down = false;

@@ -44,8 +44,10 @@ export interface BatchRunnerOptions {
   /** Saves a COMPLETED job's outputs (the editor's saveOutputs, under the batch folder); returns the files. */
   saveOutputs?: (item: BatchItem, job: Job) => Promise<string[]>;
   wait?: Pick<WaitOptions, 'durations' | 'routeSupport' | 'statusSyncWaitMs'>;
-  /** Between two attempts while the service is down (default 2 s). */
+  /** Between two follows of a job while the service does not answer (default 2 s). */
   retryMs?: number;
+  /** Between two probes before sending again while the service is down (default SERVICE_DOWN_PROBE_MS). */
+  probeMs?: number;
 }
 
 type Work = { index: number; action: 'submit' | 'follow' | 'retry' };
@@ -76,7 +78,7 @@ export class BatchRunner {
         void o.manifest.write({ type: 'event', at: this.clock.now(), event: 'paused', reason: message }).catch(() => undefined);
         emit({ kind: 'paused', reason, message });
       },
-    }, this.retryMs);
+    }, o.probeMs);
   }
 
   /** Starts (or resumes) the batch; resolves when no work is left (a paused batch with jobs to send is not done). */
