@@ -129,9 +129,17 @@ export class BatchGate {
     }
   }
 
-  /** A wait the HTTP layer sits through for one of this batch's requests (an exhausted window, a 429, a 503). */
-  tell(reason: WaitReason, until: number, message: string): void {
-    this.announce(reason, until, message);
+  /**
+   * Waits the HTTP layer sits through for this endpoint's requests (a status-sync held for an exhausted window, a
+   * GET retried after a 429 or a 503) are the batch's waits too: told like its own. Returns the unsubscribe.
+   */
+  forwardClientWaits(): () => void {
+    return this.client.onRetryWait((w) => {
+      if (w.route.endpointId !== undefined && w.route.endpointId !== this.endpointId) return;
+      const reason: WaitReason = w.reason === 'quota' ? 'quota' : w.reason === 'rateLimited' ? 'rateLimited' : 'serviceDown';
+      const words = { quota: 'The request quota is used up until its window resets.', rateLimited: 'The service asked to wait (429).', serviceDown: `The service did not answer${w.status ? ` (${w.status})` : ''}; trying again.` };
+      this.announce(reason, w.until, words[reason]);
+    });
   }
 
   private announce(reason: WaitReason, until: number, message: string): void {

@@ -6,8 +6,7 @@ import { ForbiddenError, UnauthorizedError } from '../http/errors';
 import { systemClock, type Clock } from '../http/clock';
 import { isTerminalStatus, type Job } from '../schemas';
 import type { ServiceClient } from '../service';
-import type { WaitOptions } from '../jobs/waitForJob';
-import { RESULT_RETENTION_MINUTES } from '../jobs/waitForJob';
+import { RESULT_RETENTION_MINUTES, type WaitOptions } from '../jobs/waitForJob';
 import { cancelJob, retryJob } from '../jobs/jobControl';
 import type { BatchItem } from './batchInputs';
 import { BatchGate, type PauseReason, type WaitReason } from './batchGate';
@@ -62,6 +61,9 @@ export class BatchRunner {
   private readonly guards: BatchGuards;
   private readonly work: Work[] = [];
   private slots = 0;
+  /** Slots working on an item (the others are about to take one, or to stop). */
+  private busy = 0;
+  private unlisten: (() => void) | undefined;
   private idleWaiters: Array<() => void> = [];
   private cancelled = false;
   private readonly retryMs: number;
@@ -88,7 +90,7 @@ export class BatchRunner {
       throw new Error(`This batch was sent to ${prior.header.service}, not ${this.o.header.service}: its jobs cannot be followed here.`);
     }
     if (!prior?.header) await this.o.manifest.write(this.o.header);
-    this.listenToWaits();
+    this.unlisten ??= this.gate.forwardClientWaits();
     for (const item of items) {
       const old = prior?.rows.get(item.index);
       if (!old) {
@@ -114,18 +116,6 @@ export class BatchRunner {
   dispose(): void {
     this.unlisten?.();
     this.unlisten = undefined;
-  }
-
-  private unlisten: (() => void) | undefined;
-
-  /** Waits inside the HTTP layer (a status-sync held for an exhausted window) are this batch's waits too. */
-  private listenToWaits(): void {
-    this.unlisten ??= this.o.client.onRetryWait((w) => {
-      if (w.route.endpointId !== undefined && w.route.endpointId !== this.o.endpointId) return;
-      const reason: WaitReason = w.reason === 'quota' ? 'quota' : w.reason === 'rateLimited' ? 'rateLimited' : 'serviceDown';
-      const words = { quota: 'The request quota is used up until its window resets.', rateLimited: 'The service asked to wait (429).', serviceDown: `The service did not answer${w.status ? ` (${w.status})` : ''}; trying again.` };
-      this.gate.tell(reason, w.until, words[reason]);
-    });
   }
 
   get paused(): { reason: PauseReason; message: string } | undefined {
@@ -200,8 +190,6 @@ export class BatchRunner {
     }
     if (this.slots === 0) this.settle();
   }
-
-  private busy = 0;
 
   private settle(): void {
     const waiters = this.idleWaiters;

@@ -5,6 +5,7 @@
 // (docs.runpod.io/serverless/pricing): the start (cold start) and the idle time after a job are billed too, but
 // to the worker, not to a job, and the rounding is per worker life. So a job's estimate is its execution time,
 // unrounded; cold starts and idle time are counted once per batch in its range (costRange.ts).
+import { outputCost } from '../outputs/outputs';
 import type { Job } from '../schemas';
 
 /** Where a price per second came from: shown in the estimate's tooltip. */
@@ -19,12 +20,10 @@ export type JobCost =
   | { kind: 'estimate'; usd: number; how: string }
   | { kind: 'unknown'; how: string };
 
-/** The `cost` a public endpoint's output reports, when it is a finite non-negative number. */
+/** The `cost` a public endpoint's output reports (the single job's reader), when it is not negative. */
 export function reportedCost(job: Pick<Job, 'output'>): number | undefined {
-  const out = job.output;
-  if (typeof out !== 'object' || out === null || Array.isArray(out)) return undefined;
-  const cost = (out as Record<string, unknown>).cost;
-  return typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? cost : undefined;
+  const cost = outputCost(job.output);
+  return cost !== undefined && cost >= 0 ? cost : undefined;
 }
 
 /**
