@@ -41,7 +41,7 @@ export interface Rig {
   client: ServiceClient;
   dir: string;
   /** A runner on `endpointId` for `inputs`, its events recorded. */
-  runner(endpointId: string, inputs: JobInput[], options?: Partial<BatchRunnerOptions>): Promise<{ runner: BatchRunner; events: BatchEvent[]; manifestPath: string; items: BatchItem[] }>;
+  runner(endpointId: string, inputs: JobInput[], options?: Partial<BatchRunnerOptions>): Promise<{ runner: BatchRunner; events: BatchEvent[]; manifestPath: string; items: readonly BatchItem[] }>;
   /** How many jobs the emulator says it has for the endpoint (every state), from its own health counts. */
   jobsOnService(endpointId: string): Promise<number>;
   /** Every request the emulator answered: "METHOD /path STATUS". */
@@ -70,7 +70,7 @@ export async function startRig(config: EmulatorConfigInput = batchConfig(), admi
       const manifestPath = join(dir, `${endpointId}-${++n}-${MANIFEST_FILE}`);
       const manifest = await ManifestWriter.open(manifestPath);
       after(() => manifest.close());
-      const items: BatchItem[] = inputs.map((input, index) => ({ index, ref: { file: `in${index}.input.json` }, input, digest: digestOf(input) }));
+      const items: readonly BatchItem[] = options.items ?? inputs.map((input, index) => ({ index, ref: { file: `in${index}.input.json` }, input, digest: digestOf(input) }));
       const events: BatchEvent[] = [];
       const runner = new BatchRunner({
         client,
