@@ -62,6 +62,39 @@ describe('a batch when things go wrong', async () => {
     assert.deepEqual(after.problems.map((p) => p.line), [6], 'the torn line is now an unreadable line inside the file, reported');
   });
 
+  test('Retry Failed past the retention window submits the job anew, keeping the old id', async () => {
+    const header = { type: 'batch', version: 1, batchId: 'old', endpointId: 'chat', service: rig.emulator.url, createdAt: '', jobs: 1 };
+    const input = { prompt: 'again', sampling_params: { max_tokens: 3 } };
+    const items = [{ index: 0, ref: { file: 'old.json' }, input, digest: digestOf(input) }];
+    const path = join(rig.dir, 'old.jsonl');
+    const endedAt = Date.now() - 31 * 60_000;
+    writeFileSync(path, `${JSON.stringify(header)}\n${JSON.stringify({ type: 'job', index: 0, ref: items[0]!.ref, digest: items[0]!.digest, phase: 'ended', jobId: 'long-gone', status: 'FAILED', endedAt, at: endedAt })}\n`);
+    const manifest = await ManifestWriter.open(path);
+    const runner = new BatchRunner({ client: rig.client, endpointId: 'chat', items, manifest, header: header as never, prior: await readManifest(path), concurrency: 1, wait: { durations: new JobDurationModel(), routeSupport: new RouteSupport() } });
+    await runner.start();
+    const before = rig.accepted('chat');
+    await runner.retryFailed();
+    const row = runner.rowList()[0]!;
+    assert.equal(row.status, 'COMPLETED');
+    assert.deepEqual(row.previousJobIds, ['long-gone']);
+    assert.notEqual(row.jobId, 'long-gone');
+    assert.equal(rig.accepted('chat') - before, 1);
+    assert.equal(rig.log.filter((l) => l.includes('/retry/long-gone')).length, 0, 'no /retry for a job past retention');
+    await manifest.close();
+  });
+
+  test('Cancel while a /run is on its way waits for its answer and cancels that job too', async () => {
+    await fault(rig.emulator.url, { kind: 'delay', delayMs: 600, path: '/v2/slow/run', count: 1 });
+    const { runner } = await rig.runner('slow', inputs(3, (i) => ({ prompt: `c${i}` })), { concurrency: 1 });
+    const done = runner.start();
+    while (runner.rowList()[0]?.phase !== 'submitting') await new Promise((r) => setTimeout(r, 5));
+    await runner.cancel();
+    await done;
+    assert.deepEqual(runner.rowList().map((r) => r.phase === 'ended' ? r.status : r.phase), ['CANCELLED', 'skipped', 'skipped']);
+    const health = await rig.client.health('slow');
+    assert.equal(health.jobs.inProgress + health.jobs.inQueue, 0, 'the job whose /run was on its way is not left running');
+  });
+
   test('a 401 mid-batch pauses it with the reason; after the resume the job is sent, once', async () => {
     await fault(rig.emulator.url, { kind: 'status', status: 401, path: '/v2/img/run', count: 1 });
     const before = rig.accepted('img');
