@@ -4,6 +4,7 @@
 // this process (own quota, clock starting on a minute boundary so the fixed windows line up the same for both),
 // both at once so a burst of load elsewhere hits both.
 //
+// Status requests are counted whatever their answer (a 429 is a request too).
 // The jobs: the emulator's `llm` kind writes 3 tokens per 100 ms, so `max_tokens` k gives a job of
 // ceil(k/3) x 100 ms exactly; k is spread so the jobs run 0.2 to 2 s (mean about 1.1 s). Nothing is scaled.
 // The limit the service allows is min(worker capacity, rate limit): capacity = 4 workers / the jobs' measured
@@ -103,7 +104,7 @@ async function runBatch(dir: string): Promise<Run> {
     if (done.length !== JOBS) throw new Error(`the batch ended with ${done.length} of ${JOBS} jobs completed`);
     return {
       seconds,
-      statusRequests: count(log, /^GET \/v2\/llm\/status(-sync)?\/\S+ 200 /),
+      statusRequests: count(log, /^GET \/v2\/llm\/status(-sync)?\/\S+ \d{3} /),
       runRequests: count(log, /^POST \/v2\/llm\/run 200 /),
       meanExecutionMs: done.reduce((s, r) => s + r.executionTime!, 0) / done.length,
     };
@@ -144,7 +145,7 @@ async function runNaive(): Promise<Run> {
     await Promise.all(Array.from({ length: WORKERS }, slot));
     return {
       seconds: (performance.now() - started) / 1000,
-      statusRequests: count(log, /^GET \/v2\/llm\/status\/\S+ 200 /),
+      statusRequests: count(log, /^GET \/v2\/llm\/status\/\S+ \d{3} /),
       runRequests: count(log, /^POST \/v2\/llm\/run 200 /),
       meanExecutionMs: NaN,
     };
