@@ -32,6 +32,13 @@ export const ManifestCost = z.looseObject({
   how: z.string(),
 });
 
+/** Where the inputs came from, as `loadBatchInputs` takes it (batchInputs.ts), so a resume expands them again. */
+export const ManifestSource = z.discriminatedUnion('kind', [
+  z.looseObject({ kind: z.literal('folder'), path: z.string() }),
+  z.looseObject({ kind: z.literal('files'), paths: z.array(z.string()) }),
+  z.looseObject({ kind: z.literal('jsonl'), path: z.string() }),
+]);
+
 export const ManifestHeader = z.looseObject({
   type: z.literal('batch'),
   version: z.int(),
@@ -41,8 +48,10 @@ export const ManifestHeader = z.looseObject({
   service: z.string(),
   createdAt: z.string(),
   jobs: z.int().check(z.gte(0)),
-  /** Where the inputs came from, in words or paths, for the UI's title. */
-  source: z.optional(z.string()),
+  /** Where the inputs came from: expanded again on resume, and matched to rows by index and digest. */
+  source: z.optional(ManifestSource),
+  /** How many bad inputs the user chose to skip when the batch began (the rest were renumbered): a resume skips them again. */
+  skippedProblems: z.optional(z.int().check(z.gte(0))),
 });
 export type ManifestHeader = z.infer<typeof ManifestHeader>;
 

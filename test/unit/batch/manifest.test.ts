@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import { changedInputs, countPhases, ManifestWriter, readManifest } from '../../../src/core/batch/manifestFile';
 import { rowsToCsv } from '../../../src/core/batch/manifestCsv';
 import type { JobRow } from '../../../src/core/batch/manifestFormat';
+import type { BatchSource } from '../../../src/core/batch/batchInputs';
 
 const dir = mkdtempSync(join(tmpdir(), 'batch-manifest-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const header = { type: 'batch' as const, version: 1, batchId: 'b1', endpointId: 'ep', service: 'http://127.0.0.1:1', createdAt: '2026-11-25T00:00:00Z', jobs: 3 };
+const source: BatchSource = { kind: 'jsonl', path: '/data/prompts.jsonl' };
+const header = { type: 'batch' as const, version: 1, batchId: 'b1', endpointId: 'ep', service: 'http://127.0.0.1:1', createdAt: '2026-11-25T00:00:00Z', jobs: 3, source };
 const row = (index: number, phase: JobRow['phase'], extra: Partial<JobRow> = {}): JobRow => ({ type: 'job', index, ref: { file: `in${index}.input.json` }, digest: 'd', phase, at: 1, ...extra });
 
 describe('manifest', () => {
@@ -35,6 +37,7 @@ describe('manifest', () => {
     appendFileSync(path, '{"type":"job","index":1,"ref":{"file":"in1.inp');
     const state = await readManifest(path);
     assert.equal(state.header?.batchId, 'b1');
+    assert.deepEqual(state.header?.source, source, 'a resume can expand the same inputs again');
     assert.equal(state.tornLastLine, true);
     assert.deepEqual(state.problems, []);
     assert.equal(state.rows.get(0)?.phase, 'ended');
