@@ -26,6 +26,13 @@ export const SettingKeys = {
   // Local worker (issue 14): which Python runs the handler, and whether saving it restarts the worker.
   localWorkerPythonPath: 'localWorker.pythonPath',
   localWorkerRestartOnSave: 'localWorker.restartOnSave',
+  // Batches (issue 23): the confirmation, the jobs in flight, the spend guard, the failure streak, GPU prices.
+  batchConfirmAboveUsd: 'batch.confirmAboveUsd',
+  batchConcurrency: 'batch.concurrency',
+  batchMaxUsdPerBatch: 'batch.maxUsdPerBatch',
+  batchMaxUsdPerHour: 'batch.maxUsdPerHour',
+  batchFailureStreak: 'batch.failureStreak',
+  batchGpuPrices: 'batch.gpuPrices',
 } as const;
 
 export { DEFAULT_PROFILE, checkBaseUrl, type Profile } from './profileSettings';
@@ -129,4 +136,31 @@ export class Settings implements vscode.Disposable {
   localWorkerRestartOnSave(): boolean {
     return this.anyScope<boolean>(SettingKeys.localWorkerRestartOnSave, false) === true;
   }
+
+  // --- Batches (issue 23). The money ones (confirmation, spend guard, prices) are read from the user's own
+  // settings only: a cloned repository must not raise the limits that protect the user's balance.
+  batchConfirmAboveUsd(): number {
+    return nonNegative(this.userOnly<number>(SettingKeys.batchConfirmAboveUsd), 1);
+  }
+  /** 0: chosen from the endpoint (src/core/batch/concurrency.ts). */
+  batchConcurrency(): number {
+    return Math.floor(nonNegative(this.anyScope<number>(SettingKeys.batchConcurrency, 0), 0));
+  }
+  /** The spend guard and the failure streak; 0 in a setting means no limit (undefined here). */
+  batchGuards(): { maxUsd?: number; maxUsdPerHour?: number; failureStreak?: number } {
+    const perBatch = nonNegative(this.userOnly<number>(SettingKeys.batchMaxUsdPerBatch), 10);
+    const perHour = nonNegative(this.userOnly<number>(SettingKeys.batchMaxUsdPerHour), 0);
+    const streak = Math.floor(nonNegative(this.anyScope<number>(SettingKeys.batchFailureStreak, 5), 5));
+    return { ...(perBatch > 0 ? { maxUsd: perBatch } : {}), ...(perHour > 0 ? { maxUsdPerHour: perHour } : {}), ...(streak > 0 ? { failureStreak: streak } : {}) };
+  }
+  /** The user's GPU prices (pool id -> USD per second), valid entries only. */
+  batchGpuPrices(): Record<string, number> {
+    const v = this.userOnly<unknown>(SettingKeys.batchGpuPrices);
+    if (!v || typeof v !== 'object') return {};
+    return Object.fromEntries(Object.entries(v).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1]) && e[1] >= 0));
+  }
+}
+
+function nonNegative(v: unknown, fallback: number): number {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : fallback;
 }

@@ -21,6 +21,7 @@ import { WorkspaceOutputsWriter } from './jobOutputs';
 import { LocalStatus, statusWords, type JobRecord } from './jobRecord';
 import { type ClientSource, JobRunner } from './jobRunner';
 import { createRunningJobsStatusBar } from './runningJobsStatusBar';
+import { registerBatches, type BatchApi } from '../batch/registerBatch';
 
 /** What the real-editor tests reach through the extension's exports (ExtensionMode.Test only). */
 /** globalState key of what the poller learned (keys are jobs base URL + endpoint id: nothing secret). */
@@ -36,6 +37,8 @@ export interface JobRunnerApi {
   diagnostics: InputDiagnostics;
   memory: EndpointMemory;
   outputs: WorkspaceOutputsWriter;
+  /** Batches (issue 23): they share the connection, the endpoint memory, the durations and the job panels. */
+  batches: BatchApi;
   /** Tests: follow jobs with this client source instead of the active connection (undefined: back to it). */
   useClientSource(source: ClientSource | undefined): void;
   /** A fresh history read back from workspaceState, as the next window would. */
@@ -69,6 +72,8 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   // /stream too) in every new window (src/core/jobs/followStream.ts).
   const streaming = StreamingEndpoints.fromJSON(context.globalState.get(STREAMING_KEY));
   const runner = new JobRunner(history, deps.connection, outputs, durations, streaming);
+  // Batches send through the same connection as single jobs (the tests' own client included).
+  let clientSource: ClientSource = deps.connection;
   const memory = new EndpointMemory(context.workspaceState);
   const diagnostics = new InputDiagnostics();
   const codeLens = new InputCodeLensProvider(memory);
@@ -130,6 +135,11 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     }),
     ...registerJobCommands(actions, commandDeps),
   ];
+  const batches = registerBatches(
+    { extensionUri: context.extensionUri, logger, settings, clients: () => clientSource, memory, endpointSources: commandDeps.endpointSources, durations, history, outputs, panels, inputFilePattern: () => settings.inputFilePattern() },
+    logger,
+  );
+  disposables.push(...batches.disposables);
 
   // After activation: follow again the jobs the last window left running (SPEC 8.6 retention).
   const resume = setTimeout(() => {
@@ -148,7 +158,11 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     diagnostics,
     memory,
     outputs,
-    useClientSource: (source) => runner.setClientSource(source ?? deps.connection),
+    batches: batches.api,
+    useClientSource: (source) => {
+      clientSource = source ?? deps.connection;
+      runner.setClientSource(clientSource);
+    },
     reloadHistoryFromStorage: () => new HistoryStore(context.workspaceState, () => settings.historyLimit()),
     storedDurations: () => JobDurationModel.fromJSON(context.globalState.get(DURATIONS_KEY)),
     createClient: (settings) => createServiceClient(settings),

@@ -1,0 +1,176 @@
+// The Batch panel's page: a virtualized table of every job (only the rows in view are in the DOM, so 10,000 rows
+// scroll as 30 do), sorted and filtered here, with the batch's buttons. Rows arrive from the host as they change
+// (batchProtocol.ts); text from the host is set with textContent only. Sort and filter survive a hidden panel
+// through getState/setState.
+import { BatchPanelState, HostMessage, WebviewMessage, type BatchRowView, type BatchSummary } from '../../src/batch/batchProtocol';
+import { vscode } from '../../src/webview/vscodeApi';
+
+const ROW_HEIGHT = 24;
+/** Rows drawn above and below the visible ones, so a fast scroll does not show a blank edge. */
+const OVERSCAN = 8;
+
+const el = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const viewport = el<HTMLDivElement>('viewport');
+const spacer = el<HTMLDivElement>('spacer');
+const rowsEl = el<HTMLDivElement>('rows');
+const filterEl = el<HTMLSelectElement>('filter');
+
+const rows = new Map<number, BatchRowView>();
+let order: number[] = [];
+let orderStale = true;
+let drawQueued = false;
+let state: BatchPanelState = (() => {
+  const parsed = BatchPanelState.safeParse(vscode.getState() ?? {});
+  return parsed.success ? parsed.data : BatchPanelState.parse({});
+})();
+
+function send(message: WebviewMessage): void {
+  vscode.postMessage(WebviewMessage.parse(message));
+}
+
+const GROUP_RANK: Record<string, number> = { failed: 0, running: 1, waiting: 2, stopped: 3, completed: 4 };
+
+function sortValue(r: BatchRowView): number | string {
+  switch (state.sort) {
+    case 'status':
+      return `${GROUP_RANK[r.group] ?? 9}${r.status}`;
+    case 'delay':
+      return r.delayMs ?? -1;
+    case 'execution':
+      return r.executionMs ?? -1;
+    case 'cost':
+      return r.costUsd ?? -1;
+    default:
+      return r.index;
+  }
+}
+
+function computeOrder(): void {
+  const shown = [...rows.values()].filter((r) => state.filter === 'all' || r.group === state.filter);
+  const dir = state.descending ? -1 : 1;
+  shown.sort((a, b) => {
+    const x = sortValue(a);
+    const y = sortValue(b);
+    return (x < y ? -1 : x > y ? 1 : a.index - b.index) * dir;
+  });
+  order = shown.map((r) => r.index);
+  orderStale = false;
+  el('shown').textContent = `${order.length} of ${rows.size} rows`;
+  spacer.style.height = `${order.length * ROW_HEIGHT}px`;
+}
+
+function cell(text: string, cls: string, title?: string): HTMLSpanElement {
+  const span = document.createElement('span');
+  span.className = cls;
+  span.textContent = text;
+  if (title) span.title = title;
+  return span;
+}
+
+function rowElement(r: BatchRowView, position: number): HTMLDivElement {
+  const div = document.createElement('div');
+  div.className = `row ${r.group}`;
+  div.dataset.index = String(r.index);
+  div.style.top = `${position * ROW_HEIGHT}px`;
+  div.title = r.jobId ? `Job ${r.jobId}: click to open its panel` : 'Not sent yet';
+  div.append(
+    cell(String(r.index + 1), 'num'),
+    cell(r.summary, 'summary'),
+    cell(r.status, 'status'),
+    cell(r.delayText, 'delay'),
+    cell(r.executionText, 'execution'),
+    cell(r.costText, 'cost', r.costHow),
+    cell(r.note, 'note', r.note),
+  );
+  return div;
+}
+
+function draw(): void {
+  drawQueued = false;
+  if (orderStale) computeOrder();
+  const first = Math.max(0, Math.floor(viewport.scrollTop / ROW_HEIGHT) - OVERSCAN);
+  const last = Math.min(order.length, Math.ceil((viewport.scrollTop + viewport.clientHeight) / ROW_HEIGHT) + OVERSCAN);
+  const fragment = document.createDocumentFragment();
+  for (let i = first; i < last; i++) {
+    const r = rows.get(order[i]!);
+    if (r) fragment.append(rowElement(r, i));
+  }
+  rowsEl.replaceChildren(fragment);
+}
+
+function queueDraw(stale = false): void {
+  orderStale ||= stale;
+  if (drawQueued) return;
+  drawQueued = true;
+  requestAnimationFrame(draw);
+}
+
+function showSummary(s: BatchSummary): void {
+  el('title').textContent = s.title;
+  el('counts').textContent = s.counts;
+  el('spent').textContent = s.spent;
+  const notice = el('notice');
+  notice.textContent = s.notice ?? '';
+  notice.hidden = !s.notice;
+  el('pause').hidden = s.paused || !s.running;
+  el('resume').hidden = !s.paused;
+  (el('retry') as HTMLButtonElement).disabled = !s.hasFailed || s.running;
+  (el('cancel') as HTMLButtonElement).disabled = !s.running;
+}
+
+function sortBy(key: BatchPanelState['sort']): void {
+  state = { ...state, descending: state.sort === key ? !state.descending : false, sort: key };
+  vscode.setState(state);
+  markSortedHeader();
+  queueDraw(true);
+}
+
+function markSortedHeader(): void {
+  const key = state.sort;
+  for (const h of document.querySelectorAll<HTMLElement>('#head [data-sort]')) {
+    h.classList.toggle('sorted', h.dataset.sort === key);
+    h.classList.toggle('descending', h.dataset.sort === key && state.descending);
+  }
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const parsed = HostMessage.safeParse(event.data);
+  if (!parsed.success) return;
+  const m = parsed.data;
+  if (m.type === 'summary') {
+    showSummary(m.summary);
+    return;
+  }
+  if (m.reset) rows.clear();
+  for (const r of m.rows) rows.set(r.index, r);
+  queueDraw(true);
+});
+
+document.addEventListener('click', (event) => {
+  const target = event.target as HTMLElement;
+  const action = target.closest<HTMLElement>('[data-action]')?.dataset.action;
+  if (action) {
+    send(WebviewMessage.parse({ type: action }));
+    return;
+  }
+  const sort = target.closest<HTMLElement>('[data-sort]')?.dataset.sort;
+  if (sort) {
+    sortBy(BatchPanelState.shape.sort.parse(sort));
+    return;
+  }
+  const row = target.closest<HTMLElement>('#rows .row');
+  if (row?.dataset.index) send({ type: 'openRow', index: Number(row.dataset.index) });
+});
+
+filterEl.value = state.filter;
+filterEl.addEventListener('change', () => {
+  state = { ...state, filter: BatchPanelState.shape.filter.parse(filterEl.value) };
+  vscode.setState(state);
+  viewport.scrollTop = 0;
+  queueDraw(true);
+});
+viewport.addEventListener('scroll', () => queueDraw());
+window.addEventListener('resize', () => queueDraw());
+
+markSortedHeader();
+send({ type: 'ready' });

@@ -1,0 +1,94 @@
+// The ways to start a batch: "Run Batch…" from the explorer (a folder, a .jsonl file, several selected input
+// files) or the palette (asks which), and the CodeLens "Run all N lines" on a .jsonl file and "Run sweep (N jobs)"
+// on an input file with a sweep block. Each turns into a BatchSource for the manager.
+import { stat } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { expandSweep, MAX_SWEEP_JOBS, type BatchSource } from '../core/batch';
+import { parseInputFile } from '../core/input/inputFile';
+import type { BatchManager } from './batchManager';
+import type { BatchSession } from './batchSession';
+
+export const BatchCommands = {
+  runBatch: 'serverlessGpu.runBatch',
+  showBatch: 'serverlessGpu.showBatch',
+} as const;
+
+/** The source a command's arguments name: the explorer passes the clicked item and the whole selection. */
+export async function sourceOf(uri: vscode.Uri | undefined, selection: readonly vscode.Uri[] | undefined): Promise<{ source: BatchSource; anchor: vscode.Uri } | undefined> {
+  const files = (selection ?? []).filter((u) => u.scheme === 'file');
+  if (files.length > 1) {
+    const paths = files.map((u) => u.fsPath).filter((p) => p.endsWith('.json'));
+    return paths.length ? { source: { kind: 'files', paths }, anchor: files[0]! } : undefined;
+  }
+  const one = uri ?? files[0];
+  if (!one) return undefined;
+  const isFolder = await stat(one.fsPath).then((s) => s.isDirectory(), () => false);
+  if (isFolder) return { source: { kind: 'folder', path: one.fsPath }, anchor: one };
+  if (one.fsPath.endsWith('.jsonl')) return { source: { kind: 'jsonl', path: one.fsPath }, anchor: one };
+  return { source: { kind: 'files', paths: [one.fsPath] }, anchor: one };
+}
+
+/** The palette's "Run Batch…": which inputs, through the open dialogs. */
+async function askForSource(): Promise<{ source: BatchSource; anchor: vscode.Uri } | undefined> {
+  type Choice = vscode.QuickPickItem & { pick: () => Promise<readonly vscode.Uri[] | undefined> };
+  const open = (o: vscode.OpenDialogOptions) => async () => vscode.window.showOpenDialog(o);
+  const choices: Choice[] = [
+    { label: '$(folder) A folder of *.input.json files…', pick: open({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Run Batch' }) },
+    { label: '$(file) A .jsonl file (one input per line)…', pick: open({ canSelectMany: false, filters: { 'JSON Lines': ['jsonl'] }, openLabel: 'Run Batch' }) },
+    { label: '$(files) Several input files…', pick: open({ canSelectMany: true, filters: { JSON: ['json'] }, openLabel: 'Run Batch' }) },
+  ];
+  const active = vscode.window.activeTextEditor?.document.uri;
+  if (active?.scheme === 'file' && /\.(jsonl|json)$/.test(active.fsPath)) choices.unshift({ label: '$(play) The current file', description: vscode.workspace.asRelativePath(active), pick: async () => [active] });
+  const chosen = await vscode.window.showQuickPick(choices, { title: 'Run Batch: which inputs?' });
+  const uris = await chosen?.pick();
+  if (!uris?.length) return undefined;
+  return sourceOf(uris[0], uris);
+}
+
+export function registerBatchCommands(manager: BatchManager): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand(BatchCommands.runBatch, async (uri?: unknown, selection?: unknown): Promise<BatchSession | undefined> => {
+      const u = uri instanceof vscode.Uri ? uri : undefined;
+      const list = Array.isArray(selection) ? selection.filter((x): x is vscode.Uri => x instanceof vscode.Uri) : undefined;
+      const picked = u || list?.length ? await sourceOf(u, list) : await askForSource();
+      return picked ? manager.start(picked.source, picked.anchor) : undefined;
+    }),
+    vscode.commands.registerCommand(BatchCommands.showBatch, async () => {
+      const sessions = manager.sessions;
+      if (sessions.length === 0) {
+        void vscode.window.showInformationMessage('No batch in this window. Run Batch… starts one.');
+        return;
+      }
+      const picked = sessions.length === 1 ? sessions[0] : (await vscode.window.showQuickPick(sessions.map((s) => ({ label: s.o.title, description: s.endpointId, s })), { title: 'Which batch?' }))?.s;
+      if (picked) manager.ui.show(picked);
+    }),
+  ];
+}
+
+/** "Run all N lines" on a .jsonl file; "Run sweep (N jobs)" on an input file with a sweep block. */
+export class BatchCodeLensProvider implements vscode.CodeLensProvider {
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const top = new vscode.Range(0, 0, 0, 0);
+    const args = [document.uri];
+    if (document.fileName.endsWith('.jsonl')) {
+      const n = document.getText().split(/\r?\n/).filter((l) => l.trim() !== '').length;
+      return n ? [new vscode.CodeLens(top, { title: `$(run-all) Run all ${n} lines`, tooltip: 'Send every line as a job (a batch), after checking them all', command: BatchCommands.runBatch, arguments: args })] : [];
+    }
+    const jobs = sweepJobs(document.getText());
+    if (jobs === undefined) return [];
+    const title = typeof jobs === 'number' ? `$(run-all) Run sweep (${jobs} jobs)` : '$(run-all) Run sweep';
+    return [new vscode.CodeLens(top, { title, tooltip: typeof jobs === 'string' ? jobs : 'Send every combination of the sweep as a job (a batch)', command: BatchCommands.runBatch, arguments: args })];
+  }
+}
+
+/** The number of jobs of a file's sweep; its problem in words; undefined without a sweep. */
+export function sweepJobs(text: string): number | string | undefined {
+  if (!text.includes('"sweep"')) return undefined;
+  try {
+    const parsed = parseInputFile(text, { allowSweep: true });
+    if (!parsed.sweep) return undefined;
+    return expandSweep(parsed.input, parsed.sweep).length;
+  } catch (e) {
+    return e instanceof Error ? `${e.message} (at most ${MAX_SWEEP_JOBS} jobs)` : undefined;
+  }
+}

@@ -1,0 +1,183 @@
+// Starting and resuming batches in this window (issue 23): the inputs read and checked (bad ones marked, nothing
+// sent unless skipped), one endpoint picked as for single jobs, the job count and the estimated cost range shown,
+// a confirmation above `serverlessGpu.batch.confirmAboveUsd`, then the batch's session, its panel and its
+// progress notification. The batch logic itself is the core's (src/core/batch/).
+import { mkdir } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { changedInputs, loadBatchInputs, ManifestWriter, MANIFEST_FILE, MANIFEST_VERSION, readManifest, withoutProblems, type BatchItem, type BatchSource, type GuardLimits, type ManifestHeader, type ManifestState } from '../core/batch';
+import type { Logger } from '../core/log';
+import type { JobDurationModel } from '../core/jobs';
+import type { ServiceClient } from '../core/service';
+import type { Settings } from '../config/settings';
+import type { HistoryStore } from '../history/historyStore';
+import type { EndpointMemory } from '../jobs/endpointMemory';
+import { pickEndpoint, type EndpointSource } from '../jobs/endpointPicker';
+import type { WorkspaceOutputsWriter } from '../jobs/jobOutputs';
+import type { ClientSource } from '../jobs/jobRunner';
+import { BatchPanel } from './batchPanel';
+import { planBatch, rangeText, type BatchPlanFacts } from './batchPlanning';
+import { BatchProblems } from './batchProblems';
+import { BatchSession } from './batchSession';
+import { BatchUi } from './batchUi';
+
+export interface BatchManagerDeps {
+  extensionUri: vscode.Uri;
+  logger: Logger;
+  settings: Settings;
+  clients: () => ClientSource;
+  memory: EndpointMemory;
+  endpointSources: EndpointSource[];
+  durations: JobDurationModel;
+  history: HistoryStore;
+  outputs: WorkspaceOutputsWriter;
+  /** Shows a job of a batch in its job panel (the record is put in the history first). */
+  panels: { open(key: string, options?: { preserveFocus?: boolean }): void };
+}
+
+/** What a caller (a command, a test) may decide ahead instead of being asked. */
+export interface StartOptions {
+  endpointId?: string;
+  /** Skip the bad inputs without asking (tests; the user is asked otherwise). */
+  skipProblems?: boolean;
+  /** The user already confirmed (tests; the user is asked above the setting otherwise). */
+  confirmed?: boolean;
+  /** Limits instead of the settings' (tests). */
+  guards?: GuardLimits;
+  concurrency?: number;
+}
+
+export const SEND = 'Send';
+
+export class BatchManager implements vscode.Disposable {
+  readonly sessions: BatchSession[] = [];
+  readonly problems = new BatchProblems();
+  readonly ui: BatchUi;
+
+  constructor(private readonly d: BatchManagerDeps) {
+    this.ui = new BatchUi(d);
+  }
+
+  dispose(): void {
+    this.problems.dispose();
+    this.ui.dispose();
+    for (const s of this.sessions.splice(0)) s.dispose();
+  }
+
+  panelOf(session: BatchSession): BatchPanel | undefined {
+    return this.ui.panelOf(session);
+  }
+
+  /** Reads, checks, confirms and starts a batch; undefined when nothing was sent (bad inputs, no endpoint, declined). */
+  async start(source: BatchSource, anchor: vscode.Uri, options: StartOptions = {}): Promise<BatchSession | undefined> {
+    const plan = await loadBatchInputs(source);
+    this.problems.show(sourceFiles(source), plan.problems);
+    if (plan.problems.length > 0 && !(options.skipProblems ?? (await this.problems.askToSkip(plan.problems, plan.items.length)))) return undefined;
+    const items = plan.problems.length > 0 ? withoutProblems(plan) : plan.items;
+    if (items.length === 0) {
+      void vscode.window.showWarningMessage(`No inputs to send in ${vscode.workspace.asRelativePath(anchor)} (a folder batch takes its *.input.json files).`);
+      return undefined;
+    }
+    const endpointId = options.endpointId ?? this.d.memory.endpointFor(anchor) ?? (await this.pickEndpoint(anchor));
+    if (!endpointId) return undefined;
+    await this.d.memory.rememberEndpoint(anchor, endpointId);
+    const client = await this.client();
+    if (!client) return undefined;
+    const facts = await this.facts(client, endpointId, items.length, options);
+    const title = vscode.workspace.asRelativePath(anchor);
+    if (!(options.confirmed ?? (await this.confirm(`${items.length} jobs from ${title} to ${endpointId}`, facts, [])))) return undefined;
+
+    const batchId = `${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}-${path.basename(anchor.fsPath).replace(/[^\w.-]+/g, '_')}`;
+    const dir = path.join(this.d.outputs.rootFor(anchor.toString()).fsPath, 'batches', batchId);
+    await mkdir(dir, { recursive: true });
+    const header: ManifestHeader = {
+      type: 'batch', version: MANIFEST_VERSION, batchId, endpointId, service: client.settings.jobsBaseUrl, createdAt: new Date().toISOString(),
+      jobs: items.length, source, ...(plan.problems.length > 0 ? { skippedProblems: plan.problems.length } : {}),
+    };
+    return this.launch({ dir, title, client, items, header, facts, options });
+  }
+
+  /** Resumes a batch from its manifest: sent jobs followed by id, never sent twice; unsent ones sent. */
+  async resume(manifestPath: string, options: StartOptions = {}): Promise<BatchSession | undefined> {
+    const state = await readManifest(manifestPath);
+    const header = state.header;
+    if (!header?.source) {
+      void vscode.window.showErrorMessage(`${manifestPath} does not say where its inputs came from: it cannot be resumed.`);
+      return undefined;
+    }
+    const plan = await loadBatchInputs(header.source);
+    const items = header.skippedProblems ? withoutProblems(plan) : plan.items;
+    if (items.length !== header.jobs) {
+      void vscode.window.showErrorMessage(`The batch's inputs changed since it began (${header.jobs} jobs then, ${items.length} now): it cannot be resumed safely.`);
+      return undefined;
+    }
+    const client = await this.client();
+    if (!client) return undefined;
+    if (client.settings.jobsBaseUrl !== header.service) {
+      void vscode.window.showErrorMessage(`This batch was sent to ${header.service}; the connection now points at ${client.settings.jobsBaseUrl}. Switch back to resume it.`);
+      return undefined;
+    }
+    const changed = changedInputs(state, new Map(items.map((i) => [i.index, i.digest])));
+    const facts = await this.facts(client, header.endpointId, items.length, options);
+    const notes = changed.length ? [`${changed.length} unsent inputs changed since the batch began; they are sent as they are now.`] : [];
+    if (!(options.confirmed ?? (await this.confirm(`Resume the batch of ${header.jobs} jobs on ${header.endpointId}`, facts, notes)))) return undefined;
+    const title = header.source.kind === 'files' ? `${header.source.paths.length} files` : vscode.workspace.asRelativePath(header.source.path);
+    return this.launch({ dir: path.dirname(manifestPath), title, client, items, header, facts, options, prior: state });
+  }
+
+  private async launch(a: { dir: string; title: string; client: ServiceClient; items: BatchItem[]; header: ManifestHeader; facts: BatchPlanFacts; options: StartOptions; prior?: ManifestState }): Promise<BatchSession> {
+    const manifest = await ManifestWriter.open(path.join(a.dir, MANIFEST_FILE));
+    const clients = this.d.clients();
+    const session = new BatchSession({
+      dir: a.dir, title: a.title, client: a.client, items: a.items, header: a.header, manifest,
+      ...(a.prior ? { prior: a.prior } : {}),
+      concurrency: a.options.concurrency ?? a.facts.concurrency,
+      ...(a.facts.price ? { price: a.facts.price } : {}),
+      guards: a.options.guards ?? this.d.settings.batchGuards(),
+      secrets: () => clients.secrets(),
+      outputs: this.d.settings,
+      durations: this.d.durations,
+    });
+    this.sessions.push(session);
+    this.ui.show(session);
+    this.ui.follow(session, session.start());
+    return session;
+  }
+
+  private async facts(client: ServiceClient, endpointId: string, jobs: number, options: StartOptions): Promise<BatchPlanFacts> {
+    const reportedCosts = this.d.history.all().filter((r) => r.endpointId === endpointId && typeof r.cost === 'number').slice(0, 20).map((r) => r.cost!);
+    return planBatch({
+      client, endpointId, jobs, reportedCosts, durations: this.d.durations,
+      concurrencySetting: options.concurrency ?? this.d.settings.batchConcurrency(),
+      gpuPrices: this.d.settings.batchGpuPrices(),
+    });
+  }
+
+  /** The job count and the range; asks above the setting (or with no range), else says what is sent. */
+  private async confirm(what: string, facts: BatchPlanFacts, notes: string[]): Promise<boolean> {
+    const limit = this.d.settings.batchConfirmAboveUsd();
+    const text = [`${what}, ${facts.concurrency} at a time. Estimated cost: ${rangeText(facts.range)}.`, ...notes].join(' ');
+    if (facts.range && facts.range.highUsd <= limit && notes.length === 0) {
+      void vscode.window.setStatusBarMessage(`$(run-all) ${text}`, 8000);
+      return true;
+    }
+    const why = facts.range ? ` It may cost more than $${limit} (serverlessGpu.batch.confirmAboveUsd).` : '';
+    const how = facts.range ? ` How: ${facts.range.how}.` : '';
+    const choice = await vscode.window.showWarningMessage(`${text}${why}${how}`, SEND);
+    return choice === SEND;
+  }
+
+  private async pickEndpoint(anchor: vscode.Uri): Promise<string | undefined> {
+    return pickEndpoint({ title: `Endpoint for the batch ${vscode.workspace.asRelativePath(anchor)}`, used: this.d.memory.usedEndpoints(), sources: this.d.endpointSources });
+  }
+
+  private async client(): Promise<ServiceClient | undefined> {
+    const client = await this.d.clients().getClient();
+    if (!client) void vscode.window.showWarningMessage('Connect first (Set API Key, or Use Local Emulator): a batch needs the service.');
+    return client;
+  }
+}
+
+function sourceFiles(source: BatchSource): string[] {
+  return source.kind === 'files' ? source.paths : source.kind === 'jsonl' ? [source.path] : [];
+}

@@ -1,0 +1,162 @@
+// The Batch panel (issue 23 "Running"): one webview per batch with a live table of every job. The page draws only
+// the rows in view; the host sends the whole table once (in chunks) when the page is ready, then only the rows
+// that changed, gathered for ~200 ms, so a 10,000-job batch costs one message per beat rather than one per change.
+import * as vscode from 'vscode';
+import type { Logger } from '../core/log';
+import { renderWebviewHtml, webviewOptions } from '../webview/html';
+import { WebviewChannel } from '../webview/messages';
+import { HostMessage, WebviewMessage, type BatchRowView, type BatchSummary } from './batchProtocol';
+import { rowView } from './batchRowView';
+import type { BatchSession } from './batchSession';
+import { summaryOf } from './batchSummary';
+
+export const BATCH_PANEL_VIEW_TYPE = 'serverlessGpu.batchPanel';
+/** How long row changes gather before they are sent. */
+export const FLUSH_MS = 200;
+/** Rows per message when the whole table is sent. */
+const CHUNK = 2000;
+
+export interface BatchPanelActions {
+  openRow(session: BatchSession, index: number): void;
+  cancel(session: BatchSession): void;
+  retryFailed(session: BatchSession): void;
+  exportCsv(session: BatchSession): void;
+  resume(session: BatchSession): void;
+}
+
+export class BatchPanel implements vscode.Disposable {
+  readonly panel: vscode.WebviewPanel;
+  private readonly channel: WebviewChannel<WebviewMessage, HostMessage>;
+  private readonly dirty = new Set<number>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly subscriptions: vscode.Disposable[] = [];
+  /** What was sent last (tests read it): the rows by index and the summary. */
+  readonly sent = new Map<number, BatchRowView>();
+  lastSummary: BatchSummary | undefined;
+  private readonly closed = new vscode.EventEmitter<void>();
+  readonly onDidClose = this.closed.event;
+
+  constructor(extensionUri: vscode.Uri, readonly session: BatchSession, actions: BatchPanelActions, logger: Logger) {
+    this.panel = vscode.window.createWebviewPanel(BATCH_PANEL_VIEW_TYPE, `Batch: ${session.o.title}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, webviewOptions(extensionUri));
+    this.channel = new WebviewChannel(this.panel.webview, WebviewMessage, (m) => this.onMessage(m, actions), logger, HostMessage);
+    this.panel.webview.html = renderWebviewHtml({
+      webview: this.panel.webview,
+      extensionUri,
+      title: 'Batch',
+      script: ['dist', 'webview', 'batchPanel.js'],
+      styles: [['media', 'batchPanel', 'style.css']],
+      body: PAGE,
+    });
+    this.subscriptions.push(
+      session.onDidChangeRow((row) => this.markDirty(row.index)),
+      session.onDidChangeState(() => this.schedule()),
+      this.panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, true);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const s of this.subscriptions.splice(0)) s.dispose();
+    this.channel.dispose();
+    this.closed.fire();
+    this.closed.dispose();
+  }
+
+  private onMessage(m: WebviewMessage, actions: BatchPanelActions): void {
+    switch (m.type) {
+      case 'ready':
+        void this.sendAll();
+        return;
+      case 'openRow':
+        actions.openRow(this.session, m.index);
+        return;
+      case 'cancelBatch':
+        actions.cancel(this.session);
+        return;
+      case 'pause':
+        this.session.pause();
+        return;
+      case 'resume':
+        actions.resume(this.session);
+        return;
+      case 'retryFailed':
+        actions.retryFailed(this.session);
+        return;
+      case 'exportCsv':
+        actions.exportCsv(this.session);
+        return;
+    }
+  }
+
+  private markDirty(index: number): void {
+    this.dirty.add(index);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, FLUSH_MS);
+  }
+
+  /** The whole table, in chunks (a reloaded or newly opened page). */
+  private async sendAll(): Promise<void> {
+    this.dirty.clear();
+    const rows = this.session.rows().map((r) => this.view(r.index, r));
+    for (let i = 0; i === 0 || i < rows.length; i += CHUNK) {
+      if (!(await this.channel.postNow({ type: 'rows', reset: i === 0, rows: rows.slice(i, i + CHUNK) }))) return;
+    }
+    await this.sendSummary();
+  }
+
+  private async flush(): Promise<void> {
+    if (!this.channel.isReady) return;
+    if (this.dirty.size > 0) {
+      const all = new Map(this.session.rows().map((r) => [r.index, r]));
+      const rows = [...this.dirty].flatMap((i) => (all.has(i) ? [this.view(i, all.get(i)!)] : []));
+      this.dirty.clear();
+      for (let i = 0; i < rows.length; i += CHUNK) await this.channel.postNow({ type: 'rows', reset: false, rows: rows.slice(i, i + CHUNK) });
+    }
+    await this.sendSummary();
+  }
+
+  private async sendSummary(): Promise<void> {
+    this.lastSummary = summaryOf(this.session);
+    await this.channel.postNow({ type: 'summary', summary: this.lastSummary });
+  }
+
+  private view(index: number, row: Parameters<typeof rowView>[0]): BatchRowView {
+    const v = rowView(row, this.session.firstLine(index));
+    this.sent.set(index, v);
+    return v;
+  }
+}
+
+/** Static markup of the page (no data: the script fills it with textContent). */
+const PAGE = `<header>
+  <div class="title-line"><h1 id="title">Batch</h1><span id="counts"></span><span id="spent"></span></div>
+  <div id="notice" hidden></div>
+  <div class="toolbar">
+    <button id="pause" data-action="pause">Pause</button>
+    <button id="resume" data-action="resume" hidden>Resume</button>
+    <button id="retry" data-action="retryFailed">Retry Failed</button>
+    <button id="cancel" data-action="cancelBatch">Cancel Batch</button>
+    <button id="export" data-action="exportCsv">Export CSV</button>
+    <label>Show <select id="filter">
+      <option value="all">all</option><option value="waiting">not sent</option><option value="running">running</option>
+      <option value="completed">completed</option><option value="failed">failed</option><option value="stopped">cancelled</option>
+    </select></label>
+    <span id="shown"></span>
+  </div>
+</header>
+<div class="head row" id="head">
+  <span data-sort="index">#</span><span data-sort="index">Input</span><span data-sort="status">Status</span>
+  <span data-sort="delay">Delay</span><span data-sort="execution">Execution</span><span data-sort="cost">Cost</span><span>Output</span>
+</div>
+<div id="viewport" tabindex="0"><div id="spacer"></div><div id="rows"></div></div>`;

@@ -1,0 +1,50 @@
+// What the editor knows of an endpoint before a batch is sent to it (issue 23 "Before sending"): how many jobs to
+// keep in flight, the price per second a job's estimate uses, and the batch's estimated cost range. Reads the
+// endpoint (GET /v2/serverless/{id}) and its health when it can; a public endpoint has neither, and its range
+// comes from the costs its earlier jobs reported. No `vscode` import.
+import { defaultConcurrency, estimateBatchCost, priceFromTable, type CostRange, type PricePerSecond } from '../core/batch';
+import { durationKey, type JobDurationModel } from '../core/jobs';
+import type { ServiceClient } from '../core/service';
+
+export interface BatchPlanFacts {
+  concurrency: number;
+  price?: PricePerSecond;
+  range?: CostRange;
+}
+
+export interface PlanningInput {
+  client: ServiceClient;
+  endpointId: string;
+  jobs: number;
+  /** The setting (0: chosen from the endpoint). */
+  concurrencySetting: number;
+  gpuPrices: Record<string, number>;
+  durations: JobDurationModel;
+  /** Costs reported by this endpoint's earlier jobs (history). */
+  reportedCosts: readonly number[];
+}
+
+export async function planBatch(p: PlanningInput): Promise<BatchPlanFacts> {
+  const endpoint = await p.client.getEndpoint(p.endpointId).catch(() => undefined);
+  const health = await p.client.health(p.endpointId).catch(() => undefined);
+  const concurrency = p.concurrencySetting > 0 ? p.concurrencySetting : defaultConcurrency(endpoint?.workers.max, health);
+  const price = endpoint ? priceFromTable(endpoint, p.gpuPrices) : undefined;
+  const workersMax = endpoint?.workers.max;
+  const durations = p.durations.estimate(durationKey(p.client.settings.jobsBaseUrl, p.endpointId));
+  const range = estimateBatchCost({
+    jobs: p.jobs,
+    ...(durations ? { durations } : {}),
+    ...(price ? { price } : {}),
+    reportedCosts: p.reportedCosts,
+    workers: Math.min(concurrency, workersMax ?? concurrency),
+    ...(endpoint?.workers.idleTimeout !== undefined ? { idleTimeoutMs: endpoint.workers.idleTimeout * 1000 } : {}),
+  });
+  return { concurrency, ...(price ? { price } : {}), ...(range ? { range } : {}) };
+}
+
+/** "$0.12 to $0.31": the range as the confirmation says it. */
+export function rangeText(range: CostRange | undefined): string {
+  if (!range) return 'unknown (no earlier jobs of this endpoint to learn from, or no price for it)';
+  const usd = (n: number): string => `$${n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
+  return `${usd(range.lowUsd)} to ${usd(range.highUsd)} (estimate)`;
+}

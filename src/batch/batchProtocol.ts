@@ -1,0 +1,76 @@
+// The Batch panel's messages, both directions, as zod discriminated unions. Imported by the host
+// (src/batch/batchPanel.ts) and by the webview script (media/batchPanel/main.ts); each side validates what it
+// receives. The host sends rows only when they change, a few hundred at a time (never the whole table per
+// change): the page keeps the table and draws only the rows in view. No `vscode` import: bundled for the browser.
+import * as z from 'zod/mini';
+
+/** What a status filter groups a row under (the service's and the batch's states, in five words). */
+export const ROW_GROUPS = ['waiting', 'running', 'completed', 'failed', 'stopped'] as const;
+export type RowGroup = (typeof ROW_GROUPS)[number];
+
+/** One job of the batch, as the table shows it: words and numbers only, computed on the host. */
+export const BatchRowView = z.strictObject({
+  index: z.int().check(z.gte(0)),
+  /** The input: file name, JSONL line, or the sweep's values. */
+  summary: z.string(),
+  status: z.string(),
+  group: z.enum(ROW_GROUPS),
+  /** ms, for sorting; the text beside for reading. */
+  delayMs: z.optional(z.number()),
+  executionMs: z.optional(z.number()),
+  delayText: z.string(),
+  executionText: z.string(),
+  /** USD (for sorting) and its text: "$0.0012 est." / "$0.0030" (reported) / "" (unknown). */
+  costUsd: z.optional(z.number()),
+  costText: z.string(),
+  /** How the cost was made (the estimate's method), for the tooltip. */
+  costHow: z.string(),
+  /** The first line of the job's text output, or its error. */
+  note: z.string(),
+  jobId: z.optional(z.string()),
+});
+export type BatchRowView = z.infer<typeof BatchRowView>;
+
+export const BatchSummary = z.strictObject({
+  title: z.string(),
+  total: z.int(),
+  /** "120 done · 4 running · 76 not sent · 2 failed". */
+  counts: z.string(),
+  /** "Spent about $0.41 (estimate)". */
+  spent: z.string(),
+  /** Why the batch waits or is paused, when it does. */
+  notice: z.optional(z.string()),
+  paused: z.boolean(),
+  /** Jobs are still to be sent or followed. */
+  running: z.boolean(),
+  hasFailed: z.boolean(),
+});
+export type BatchSummary = z.infer<typeof BatchSummary>;
+
+export const HostMessage = z.discriminatedUnion('type', [
+  /** Replaces the page's table (a new or reopened panel): sent in chunks, the first with `reset`. */
+  z.strictObject({ type: z.literal('rows'), reset: z.boolean(), rows: z.array(BatchRowView) }),
+  z.strictObject({ type: z.literal('summary'), summary: BatchSummary }),
+]);
+export type HostMessage = z.infer<typeof HostMessage>;
+
+export const WebviewMessage = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('ready') }),
+  z.strictObject({ type: z.literal('openRow'), index: z.int().check(z.gte(0)) }),
+  z.strictObject({ type: z.literal('cancelBatch') }),
+  z.strictObject({ type: z.literal('pause') }),
+  z.strictObject({ type: z.literal('resume') }),
+  z.strictObject({ type: z.literal('retryFailed') }),
+  z.strictObject({ type: z.literal('exportCsv') }),
+]);
+export type WebviewMessage = z.infer<typeof WebviewMessage>;
+
+export const SORT_KEYS = ['index', 'status', 'delay', 'execution', 'cost'] as const;
+
+/** What the page keeps through getState/setState: how the user sorted and filtered (the rows come from the host). */
+export const BatchPanelState = z.looseObject({
+  sort: z._default(z.enum(SORT_KEYS), 'index'),
+  descending: z._default(z.boolean(), false),
+  filter: z._default(z.union([z.literal('all'), z.enum(ROW_GROUPS)]), 'all'),
+});
+export type BatchPanelState = z.infer<typeof BatchPanelState>;

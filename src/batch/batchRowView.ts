@@ -1,0 +1,65 @@
+// A batch job's row as the Batch panel shows it (batchProtocol.ts BatchRowView), from its manifest row: the
+// status in the job life's words (issue 22: "In queue", "In progress", "Completed"...), the service's delay and
+// execution times, the cost with how it was made. Plain data, no `vscode` import.
+import type { JobRow } from '../core/batch';
+import type { BatchRowView, RowGroup } from './batchProtocol';
+import { formatDuration, statusText } from './rowWords';
+
+/** The row's status in words: the batch's phase where the service has no status for it (not sent, unknown...). */
+export function rowStatus(row: JobRow): { text: string; group: RowGroup } {
+  switch (row.phase) {
+    case 'pending':
+      return { text: row.error ? 'Not sent yet (waiting)' : 'Not sent yet', group: 'waiting' };
+    case 'submitting':
+      return { text: statusText('SUBMITTING'), group: 'running' };
+    case 'unknown':
+      return { text: 'Unknown (answer to /run lost)', group: 'failed' };
+    case 'skipped':
+      return { text: 'Skipped (batch cancelled)', group: 'stopped' };
+    case 'lost':
+      return { text: 'Lost (past retention)', group: 'failed' };
+    case 'active':
+      return { text: statusText(row.status ?? 'IN_QUEUE', row.retries), group: 'running' };
+    case 'ended': {
+      const s = row.status ?? 'COMPLETED';
+      const group: RowGroup = s === 'COMPLETED' ? 'completed' : s === 'CANCELLED' ? 'stopped' : 'failed';
+      return { text: s === 'REJECTED' ? 'Rejected (bad input)' : statusText(s, row.retries), group };
+    }
+  }
+}
+
+/** "prompts.jsonl:12", "cat.input.json", "sweep.input.json seed=2 width=1024". */
+export function inputSummary(ref: JobRow['ref']): string {
+  const name = ref.file.split(/[\\/]/).pop() ?? ref.file;
+  const at = ref.line !== undefined ? `${name}:${ref.line}` : name;
+  if (!ref.sweep) return at;
+  const values = Object.entries(ref.sweep).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  return `${at} ${values.join(' ')}`;
+}
+
+export function costText(cost: JobRow['cost']): string {
+  if (!cost || cost.usd === undefined) return '';
+  const usd = `$${cost.usd < 0.01 ? cost.usd.toFixed(5) : cost.usd.toFixed(4)}`;
+  return cost.kind === 'estimate' ? `${usd} est.` : usd;
+}
+
+export function rowView(row: JobRow, firstLine?: string): BatchRowView {
+  const { text, group } = rowStatus(row);
+  const ms = (v: number | undefined): string => (v === undefined ? '' : formatDuration(v));
+  const cost = row.cost;
+  return {
+    index: row.index,
+    summary: inputSummary(row.ref),
+    status: text,
+    group,
+    ...(row.delayTime !== undefined ? { delayMs: row.delayTime } : {}),
+    ...(row.executionTime !== undefined ? { executionMs: row.executionTime } : {}),
+    delayText: ms(row.delayTime),
+    executionText: ms(row.executionTime),
+    ...(cost?.usd !== undefined ? { costUsd: cost.usd } : {}),
+    costText: costText(cost),
+    costHow: cost ? (cost.kind === 'reported' ? `Reported by the endpoint: ${cost.how}` : cost.how) : '',
+    note: (row.error ?? firstLine ?? '').split('\n')[0]!.slice(0, 200),
+    ...(row.jobId ? { jobId: row.jobId } : {}),
+  };
+}

@@ -1,0 +1,190 @@
+// One batch in this window: the core's runner (src/core/batch/batchRunner.ts) with its manifest open, the outputs
+// of each completed job saved under the batch's folder by the single job's saver, and what the views need: the
+// rows as they change, the first line of each text answer, and the batch's notice (a wait, a pause). The Batch
+// panel and the progress notification listen; nothing here draws.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { BatchRunner, countPhases, rowsToCsv, type BatchEvent, type BatchItem, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter, type PricePerSecond } from '../core/batch';
+import { parseOutputs } from '../core/outputs/outputs';
+import { saveJobOutputs } from '../core/outputs/saveOutputs';
+import type { JobDurationModel } from '../core/jobs';
+import type { Job } from '../core/schemas';
+import type { ServiceClient } from '../core/service';
+import type { JobOutputSettings } from '../jobs/jobOutputs';
+
+export interface BatchSessionOptions {
+  /** The batch's folder (manifest, outputs). */
+  dir: string;
+  title: string;
+  client: ServiceClient;
+  items: readonly BatchItem[];
+  header: ManifestHeader;
+  prior?: ManifestState;
+  manifest: ManifestWriter;
+  concurrency: number;
+  price?: PricePerSecond;
+  guards: GuardLimits;
+  secrets: () => readonly string[];
+  outputs: JobOutputSettings;
+  /** The editor's learned durations: batch jobs are followed as single jobs are, and teach it too. */
+  durations?: JobDurationModel;
+}
+
+/** A phase that still needs the batch (to send it or to see its end). */
+const OPEN_PHASES = new Set(['pending', 'submitting', 'active']);
+
+export class BatchSession implements vscode.Disposable {
+  readonly runner: BatchRunner;
+  readonly batchId: string;
+  readonly endpointId: string;
+  private readonly firstLines = new Map<number, string>();
+  private readonly rowEmitter = new vscode.EventEmitter<JobRow>();
+  /** A row changed (each change, in order). */
+  readonly onDidChangeRow = this.rowEmitter.event;
+  private readonly stateEmitter = new vscode.EventEmitter<void>();
+  /** The notice, the pause or the running state changed. */
+  readonly onDidChangeState = this.stateEmitter.event;
+  private readonly pauseEmitter = new vscode.EventEmitter<BatchEvent & { kind: 'paused' }>();
+  readonly onDidPause = this.pauseEmitter.event;
+  private waitNotice: string | undefined;
+  private waitUntil = 0;
+  private working = false;
+
+  constructor(readonly o: BatchSessionOptions) {
+    this.batchId = o.header.batchId;
+    this.endpointId = o.header.endpointId;
+    this.runner = new BatchRunner({
+      client: o.client,
+      endpointId: o.header.endpointId,
+      items: o.items,
+      manifest: o.manifest,
+      header: o.header,
+      ...(o.prior ? { prior: o.prior } : {}),
+      concurrency: o.concurrency,
+      ...(o.price ? { price: o.price } : {}),
+      guards: o.guards,
+      onEvent: (e) => this.onEvent(e),
+      saveOutputs: (item, job) => this.save(item, job),
+      ...(o.durations ? { wait: { durations: o.durations } } : {}),
+    });
+  }
+
+  get manifestPath(): string {
+    return path.join(this.o.dir, 'batch.jsonl');
+  }
+
+  /** Whether jobs are still being sent or followed (false once idle: done, or cancelled). */
+  get running(): boolean {
+    return this.working;
+  }
+
+  /** Why the batch waits (a 429, the service down) or is paused, in words; undefined when it just runs. */
+  get notice(): string | undefined {
+    const paused = this.runner.paused;
+    if (paused) return `Paused: ${paused.message}`;
+    return this.waitNotice && Date.now() < this.waitUntil ? this.waitNotice : undefined;
+  }
+
+  rows(): JobRow[] {
+    return this.runner.rowList();
+  }
+
+  firstLine(index: number): string | undefined {
+    return this.firstLines.get(index);
+  }
+
+  /** No job of the batch is still to send or to follow. */
+  get finished(): boolean {
+    return !this.rows().some((r) => OPEN_PHASES.has(r.phase));
+  }
+
+  counts(): Record<string, number> {
+    return countPhases({ rows: new Map(this.rows().map((r) => [r.index, r])) });
+  }
+
+  /** Starts (or resumes) the batch; resolves once nothing is left to send or follow. */
+  start(): Promise<void> {
+    return this.track(this.runner.start());
+  }
+
+  retryFailed(): Promise<void> {
+    return this.track(this.runner.retryFailed());
+  }
+
+  cancel(): Promise<void> {
+    return this.track(this.runner.cancel());
+  }
+
+  pause(): void {
+    this.runner.pause('Paused from the Batch panel.');
+    this.stateEmitter.fire();
+  }
+
+  resume(limits?: GuardLimits): void {
+    this.runner.resume(limits);
+    this.stateEmitter.fire();
+  }
+
+  csv(): string {
+    return rowsToCsv(this.rows());
+  }
+
+  dispose(): void {
+    this.runner.dispose();
+    this.rowEmitter.dispose();
+    this.stateEmitter.dispose();
+    this.pauseEmitter.dispose();
+    void this.o.manifest.close();
+  }
+
+  private async track(work: Promise<void>): Promise<void> {
+    this.working = true;
+    this.stateEmitter.fire();
+    try {
+      await work;
+    } finally {
+      this.working = false;
+      if (this.finished) await this.o.manifest.write({ type: 'event', at: Date.now(), event: 'finished' }).catch(() => undefined);
+      this.stateEmitter.fire();
+    }
+  }
+
+  private onEvent(e: BatchEvent): void {
+    switch (e.kind) {
+      case 'row':
+        this.rowEmitter.fire(e.row);
+        return;
+      case 'wait':
+        this.waitNotice = e.message;
+        this.waitUntil = e.until;
+        break;
+      case 'paused':
+        this.pauseEmitter.fire(e);
+        break;
+      default:
+        break;
+    }
+    this.stateEmitter.fire();
+  }
+
+  /** A completed job's outputs, under the batch's folder, by the single job's saver; its first line of text kept. */
+  private async save(item: BatchItem, job: Job): Promise<string[]> {
+    const secrets = this.o.secrets();
+    const parts = parseOutputs(job.output, { secrets });
+    const text = parts.find((p) => p.kind === 'text' || p.kind === 'transcript');
+    if (text && 'text' in text) this.firstLines.set(item.index, text.text.trim().split('\n')[0]!.slice(0, 200));
+    const saved = await saveJobOutputs({
+      dir: this.o.dir,
+      endpointId: this.endpointId,
+      job,
+      input: item.input,
+      ...(item.ref.line === undefined ? { inputFile: item.ref.file } : {}),
+      parts,
+      download: this.o.outputs.downloadOutputs(),
+      maxDownloadBytes: this.o.outputs.maxDownloadBytes(),
+      downloadTimeoutMs: this.o.outputs.downloadTimeoutMs(),
+      secrets,
+    });
+    return saved.files.map((f) => f.path);
+  }
+}

@@ -1,0 +1,138 @@
+// What the user sees of a running batch besides its table: the progress notification (counts, the wait or the
+// pause, a Cancel that cancels the batch), the question when a guard pauses it (spend limit, failure streak,
+// 401/403), and the panel's buttons: open a row's job panel, Cancel Batch, Resume, Retry Failed, Export CSV.
+import { writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Logger } from '../core/log';
+import type { HistoryStore } from '../history/historyStore';
+import { BatchPanel, type BatchPanelActions } from './batchPanel';
+import { recordOfRow } from './batchJobRecord';
+import type { BatchSession } from './batchSession';
+import { countsText, spentText, tally } from './batchSummary';
+
+export interface BatchUiDeps {
+  extensionUri: vscode.Uri;
+  logger: Logger;
+  history: HistoryStore;
+  panels: { open(key: string, options?: { preserveFocus?: boolean }): void };
+}
+
+export const RAISE_AND_RESUME = 'Double the Limit and Resume';
+export const RESUME = 'Resume';
+export const CANCEL_BATCH = 'Cancel Batch';
+/** How often the progress notification's words are renewed. */
+const PROGRESS_MS = 500;
+
+export class BatchUi implements vscode.Disposable, BatchPanelActions {
+  private readonly panels = new Map<BatchSession, BatchPanel>();
+  /** Rows whose job panel was opened: their history record follows the row. */
+  private readonly opened = new Map<BatchSession, Set<number>>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(private readonly d: BatchUiDeps) {}
+
+  dispose(): void {
+    for (const p of this.panels.values()) p.panel.dispose();
+    for (const s of this.subscriptions.splice(0)) s.dispose();
+  }
+
+  panelOf(session: BatchSession): BatchPanel | undefined {
+    return this.panels.get(session);
+  }
+
+  /** Opens (or reveals) the batch's panel; the first time, also listens for its pauses. */
+  show(session: BatchSession): BatchPanel {
+    const existing = this.panels.get(session);
+    if (existing) {
+      existing.reveal();
+      return existing;
+    }
+    if (!this.opened.has(session)) {
+      this.opened.set(session, new Set());
+      this.subscriptions.push(
+        session.onDidPause((e) => void this.askOnPause(session, e.reason, e.message)),
+        session.onDidChangeRow((row) => {
+          if (this.opened.get(session)?.has(row.index)) void this.d.history.upsert(recordOfRow(session, row));
+        }),
+      );
+    }
+    const panel = new BatchPanel(this.d.extensionUri, session, this, this.d.logger);
+    panel.onDidClose(() => this.panels.delete(session));
+    this.panels.set(session, panel);
+    return panel;
+  }
+
+  /** The progress notification while `work` runs; its Cancel cancels the batch. */
+  follow(session: BatchSession, work: Promise<void>): void {
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Batch ${session.o.title}`, cancellable: true }, async (progress, token) => {
+      token.onCancellationRequested(() => this.cancel(session));
+      let shown = 0;
+      const update = (): void => {
+        const t = tally(session);
+        const done = t.ended + t.cancelled + t.unknown;
+        const notice = session.notice;
+        progress.report({ increment: t.total ? ((done - shown) / t.total) * 100 : 0, message: `${countsText(t)} · ${spentText(t)}${notice ? ` · ${notice}` : ''}` });
+        shown = done;
+      };
+      const timer = setInterval(update, PROGRESS_MS);
+      update();
+      try {
+        await work;
+      } catch (e) {
+        this.d.logger.error(e instanceof Error ? e : String(e));
+        void vscode.window.showErrorMessage(`The batch stopped: ${e instanceof Error ? e.message : String(e)}`);
+      } finally {
+        clearInterval(timer);
+      }
+      const t = tally(session);
+      if (session.finished) void vscode.window.showInformationMessage(`Batch ${session.o.title} on ${session.endpointId}: ${countsText(t)}. ${spentText(t)}.`);
+    });
+  }
+
+  openRow(session: BatchSession, index: number): void {
+    const row = session.rows().find((r) => r.index === index);
+    if (!row?.jobId) {
+      void vscode.window.showInformationMessage(row?.error ?? 'This job has not been sent yet.');
+      return;
+    }
+    this.opened.get(session)?.add(index);
+    const record = recordOfRow(session, row);
+    void this.d.history.upsert(record).then(() => this.d.panels.open(record.key));
+  }
+
+  cancel(session: BatchSession): void {
+    void session.cancel();
+  }
+
+  resume(session: BatchSession): void {
+    session.resume();
+  }
+
+  retryFailed(session: BatchSession): void {
+    this.follow(session, session.retryFailed());
+  }
+
+  exportCsv(session: BatchSession): void {
+    void (async () => {
+      const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(path.join(session.o.dir, 'batch.csv')), filters: { CSV: ['csv'] } });
+      if (!target) return;
+      await writeFile(target.fsPath, session.csv(), 'utf8');
+      void vscode.window.setStatusBarMessage(`$(check) Saved ${vscode.workspace.asRelativePath(target)}`, 5000);
+    })();
+  }
+
+  /** A guard paused the batch: say why and offer the ways on. A pause from the panel needs no question. */
+  private async askOnPause(session: BatchSession, reason: string, message: string): Promise<void> {
+    if (reason === 'user') return;
+    const spend = reason === 'spend' || reason === 'spendPerHour';
+    const choices = spend ? [RAISE_AND_RESUME, CANCEL_BATCH] : [RESUME, CANCEL_BATCH];
+    const choice = await vscode.window.showWarningMessage(`Batch ${session.o.title} paused: ${message}`, ...choices);
+    if (choice === CANCEL_BATCH) this.cancel(session);
+    else if (choice === RESUME) session.resume();
+    else if (choice === RAISE_AND_RESUME) {
+      const g = session.o.guards;
+      session.resume({ ...g, ...(g.maxUsd !== undefined ? { maxUsd: g.maxUsd * 2 } : {}), ...(g.maxUsdPerHour !== undefined ? { maxUsdPerHour: g.maxUsdPerHour * 2 } : {}) });
+    }
+  }
+}

@@ -1,0 +1,26 @@
+// The batch feature, wired (issue 23): the manager, its commands, the CodeLens of .jsonl and sweep files, and the
+// offer to resume a batch the last window left unfinished: after activation has returned, reading files only.
+import * as vscode from 'vscode';
+import type { Logger } from '../core/log';
+import { BatchCodeLensProvider, registerBatchCommands } from './batchCommands';
+import { BatchManager, type BatchManagerDeps } from './batchManager';
+import { offerResume } from './batchResume';
+
+export interface BatchApi {
+  manager: BatchManager;
+}
+
+export function registerBatches(deps: BatchManagerDeps & { inputFilePattern: () => string }, logger: Logger): { disposables: vscode.Disposable[]; api: BatchApi } {
+  const manager = new BatchManager(deps);
+  const lens = new BatchCodeLensProvider();
+  const disposables: vscode.Disposable[] = [
+    manager,
+    ...registerBatchCommands(manager),
+    vscode.languages.registerCodeLensProvider([{ pattern: '**/*.jsonl' }, { pattern: deps.inputFilePattern() }], lens),
+  ];
+  const later = setTimeout(() => {
+    void offerResume(manager, deps.outputs.roots().map((u) => u.fsPath), logger).catch((e: unknown) => logger.error('looking for unfinished batches failed', e));
+  }, 0);
+  disposables.push(new vscode.Disposable(() => clearTimeout(later)));
+  return { disposables, api: { manager } };
+}
