@@ -1,0 +1,237 @@
+// Batches in the real editor (issue 23 "Done when"), against the emulator in its own process behind the recording
+// proxy, so what was sent is counted on the wire: a folder batch, a JSONL batch (a bad line skipped by choice) and
+// a sweep run to the end; the Batch panel has every row with status, time and cost; Cancel Batch leaves nothing
+// running; Retry Failed reruns only the failed; the spend guard pauses at its limit; a batch a window left
+// unfinished is found by the resume scan and resumed without sending a sent job twice.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { digestOf, MANIFEST_FILE, MANIFEST_VERSION, readManifest, type BatchSource } from '../../src/core/batch';
+import type { ServiceClient } from '../../src/core/service';
+import type { JobRunnerApi } from '../../src/jobs/registerJobs';
+import type { BatchSession } from '../../src/batch/batchSession';
+import type { StartOptions } from '../../src/batch/batchManager';
+import { findUnfinished } from '../../src/batch/batchResume';
+import { count, driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
+import { activateExtension, eventually, workspaceFolder } from './support/extension';
+import { startEmulator, type RunningEmulator } from './support/emulator';
+import { startRecordingProxy } from './support/recordingProxy';
+
+const KEY = 'k-batch-editor';
+
+function emulatorConfig(dir: string): string {
+  const file = path.join(dir, 'emulator.json');
+  fs.writeFileSync(file, JSON.stringify({
+    users: [{
+      id: 'u',
+      keys: [{ key: KEY, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read'] }],
+      endpoints: [
+        { id: 'img', kind: 'image', queueMs: 20, executionMs: 700, workersMin: 3, workersMax: 3 },
+        { id: 'fast', kind: 'image', queueMs: 20, executionMs: 150, workersMin: 2, workersMax: 2 },
+        { id: 'chat', kind: 'llm', queueMs: 20, workersMin: 2, workersMax: 2 },
+        { id: 'slow', kind: 'image', queueMs: 20, executionMs: 120_000, workersMin: 2, workersMax: 2 },
+      ],
+    }],
+  }));
+  return file;
+}
+
+function write(rel: string, value: unknown): string {
+  const file = path.join(workspaceFolder().uri.fsPath, rel);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  return file;
+}
+
+function imageInputs(folder: string, n: number): string {
+  for (let i = 1; i <= n; i++) write(`${folder}/img-${i}.input.json`, { input: { prompt: `a lighthouse ${i}`, width: 64, height: 64, seed: i } });
+  return path.join(workspaceFolder().uri.fsPath, folder);
+}
+
+suite('batch', () => {
+  let api: JobRunnerApi;
+  let emulator: RunningEmulator;
+  let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
+  let client: ServiceClient;
+
+  const start = async (source: BatchSource, endpointId: string, options: StartOptions = {}): Promise<BatchSession> => {
+    const anchor = vscode.Uri.file(source.kind === 'files' ? source.paths[0]! : source.path);
+    const session = await api.batches.manager.start(source, anchor, { endpointId, confirmed: true, ...options });
+    assert.ok(session, 'the batch started');
+    return session;
+  };
+  const toEnd = (session: BatchSession, timeoutMs = 90_000): Promise<true> =>
+    eventually(() => (session.finished && !session.running) || undefined, `the batch ${session.o.title} to end`, timeoutMs);
+  const runsOn = (endpointId: string): number => proxy.requests.filter((r) => r.method === 'POST' && r.url === `/v2/${endpointId}/run`).length;
+
+  suiteSetup(async () => {
+    const ext = await activateExtension();
+    api = (ext.exports as { jobs: JobRunnerApi }).jobs;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'batch-editor-'));
+    emulator = await startEmulator(ext.extensionPath, { configFile: emulatorConfig(dir) });
+    proxy = await startRecordingProxy(emulator.url);
+    client = api.createClient({ billingBaseUrl: proxy.url, jobsBaseUrl: proxy.url, apiKey: KEY });
+    api.useClientSource({ getClient: async () => client, secrets: () => [KEY] });
+  });
+
+  suiteTeardown(async () => {
+    api?.useClientSource(undefined);
+    await proxy?.close();
+    await emulator?.close();
+  });
+
+  test('a folder batch runs to the end; the Batch panel shows every row with status, time and cost (an estimate, said so)', async function () {
+    this.timeout(180_000);
+    const folder = imageInputs('batch-folder', 12);
+    const session = await start({ kind: 'folder', path: folder }, 'img', { concurrency: 3 });
+    await eventually(() => session.rows().length === 12 || undefined, 'a row for each of the 12 inputs');
+    if (driverAvailable()) {
+      // Mid-run: some rows ended, some running, some not sent (the picture of the docs).
+      await eventually(() => session.rows().filter((r) => r.phase === 'ended').length >= 4 || undefined, 'four jobs to end');
+      await waitForSelector('#rows .row.completed', { inWebview: true });
+      await screenshot('batch-panel', { docs: true });
+    }
+    await toEnd(session);
+    assert.deepEqual(session.rows().map((r) => r.status), Array(12).fill('COMPLETED'));
+    assert.equal(runsOn('img'), 12, 'every job sent once');
+    for (const r of session.rows()) assert.ok(r.outputs?.length && r.outputs.every((f) => f.startsWith(session.o.dir) && fs.existsSync(f)), `row ${r.index}'s outputs under the batch folder`);
+
+    const panel = api.batches.manager.panelOf(session)!;
+    const shown = await eventually(() => (panel.sent.size === 12 && [...panel.sent.values()].every((v) => v.status === 'Completed') ? [...panel.sent.values()] : undefined), 'the panel to have every row completed');
+    for (const v of shown) {
+      assert.match(v.executionText, /^\d+(\.\d)? (ms|s)$/, `row ${v.index} execution time`);
+      assert.match(v.costText, /^\$0\.\d+ est\.$/, `row ${v.index} cost, labelled an estimate`);
+      assert.match(v.costHow, /^estimate: .* x \$.*\/s \(price table: RTX 4090 \(ADA_24\)/, 'how the estimate was made');
+    }
+    assert.deepEqual(shown.map((v) => v.summary).sort(), Array.from({ length: 12 }, (_, i) => `img-${i + 1}.input.json`).sort());
+    assert.match(panel.lastSummary!.counts, /^12 of 12 ended$/);
+    assert.match(panel.lastSummary!.spent, /\(estimate\)$/);
+    if (driverAvailable()) {
+      await eventually(async () => (await textContent('#counts', { inWebview: true })) === '12 of 12 ended' || undefined, 'the page to say all ended');
+      const drawn = await count('#rows .row', { inWebview: true });
+      assert.ok(drawn > 0 && drawn <= 12, `rows drawn: ${drawn}`);
+      assert.equal(await count('#rows .row.completed .cost[title^="estimate:"]', { inWebview: true }), drawn, 'every drawn cost carries its method as a tooltip');
+    }
+  });
+
+  test('a JSONL batch: a bad line is marked at its line and column and, skipped by choice, the rest run to the end', async function () {
+    this.timeout(120_000);
+    const lines = ['{"prompt": "one", "sampling_params": {"max_tokens": 3}}', '', '{"prompt": "two",, }', '{"input": {"prompt": "three", "sampling_params": {"max_tokens": 3}}}', '{"prompt": "four"}'];
+    const file = write('prompts.jsonl', lines.join('\n') + '\n');
+    const refused = await api.batches.manager.start({ kind: 'jsonl', path: file }, vscode.Uri.file(file), { endpointId: 'chat', confirmed: true, skipProblems: false });
+    assert.equal(refused, undefined, 'nothing sent without the choice to skip');
+    assert.equal(runsOn('chat'), 0);
+    const marks = vscode.languages.getDiagnostics(vscode.Uri.file(file));
+    assert.equal(marks.length, 1);
+    assert.equal(marks[0]!.range.start.line, 2, 'the bad line (0-based)');
+    assert.ok(marks[0]!.range.start.character > 0, 'a column within the line');
+
+    const session = await start({ kind: 'jsonl', path: file }, 'chat', { skipProblems: true });
+    await toEnd(session);
+    assert.deepEqual(session.rows().map((r) => [r.ref.line, r.status]), [[1, 'COMPLETED'], [4, 'COMPLETED'], [5, 'COMPLETED']]);
+    assert.equal(runsOn('chat'), 3);
+    const panel = api.batches.manager.panelOf(session)!;
+    await eventually(() => panel.sent.size === 3 && [...panel.sent.values()].every((v) => v.status === 'Completed' && v.note.length > 0) || undefined, 'each row with the first line of its answer');
+    assert.deepEqual([...panel.sent.values()].map((v) => v.summary).sort(), ['prompts.jsonl:1', 'prompts.jsonl:4', 'prompts.jsonl:5']);
+  });
+
+  test('a sweep file expands to the product of its lists, each job named by its values', async function () {
+    this.timeout(120_000);
+    const file = write('sweep.input.json', { input: { prompt: 'a cat', width: 64, height: 64, seed: 0 }, sweep: { seed: [1, 2], width: [64, 96] } });
+    const session = await start({ kind: 'files', paths: [file] }, 'fast');
+    await toEnd(session);
+    assert.deepEqual(session.rows().map((r) => r.status), Array(4).fill('COMPLETED'));
+    const panel = api.batches.manager.panelOf(session)!;
+    await eventually(() => panel.sent.size === 4 || undefined, 'four rows');
+    assert.deepEqual([...panel.sent.values()].sort((a, b) => a.index - b.index).map((v) => v.summary), [
+      'sweep.input.json seed=1 width=64', 'sweep.input.json seed=1 width=96', 'sweep.input.json seed=2 width=64', 'sweep.input.json seed=2 width=96',
+    ]);
+  });
+
+  test('Cancel Batch leaves nothing running on the emulator and sends nothing more', async function () {
+    this.timeout(120_000);
+    const folder = imageInputs('batch-cancel', 6);
+    const session = await start({ kind: 'folder', path: folder }, 'slow', { concurrency: 2 });
+    await eventually(() => session.rows().filter((r) => r.phase === 'active').length === 2 || undefined, 'two jobs running');
+    api.batches.manager.ui.cancel(session);
+    await toEnd(session);
+    const health = await client.health('slow');
+    assert.equal(health.jobs.inProgress + health.jobs.inQueue, 0, 'nothing left running on the emulator');
+    assert.equal(runsOn('slow'), 2, 'the four unsent jobs were never sent');
+    assert.deepEqual(session.rows().map((r) => r.phase === 'ended' ? r.status : r.phase).sort(), ['CANCELLED', 'CANCELLED', 'skipped', 'skipped', 'skipped', 'skipped']);
+  });
+
+  test('Retry Failed reruns only the failed jobs (through /retry, the same ids)', async function () {
+    this.timeout(120_000);
+    // The emulator's LLM worker fails a job whose prompt is not a string.
+    const lines = [0, 1, 2, 3].map((i) => JSON.stringify(i % 2 ? { prompt: i } : { prompt: `hi ${i}`, sampling_params: { max_tokens: 3 } }));
+    const file = write('mixed.jsonl', lines.join('\n'));
+    const session = await start({ kind: 'jsonl', path: file }, 'chat', { guards: {} });
+    await toEnd(session);
+    const before = session.rows();
+    assert.deepEqual(before.map((r) => r.status), ['COMPLETED', 'FAILED', 'COMPLETED', 'FAILED']);
+    const retriesBefore = proxy.requests.filter((r) => r.url.startsWith('/v2/chat/retry/')).length;
+    api.batches.manager.ui.retryFailed(session);
+    await eventually(() => session.rows().filter((r) => r.retries === 1 && r.phase === 'ended').length === 2 || undefined, 'both failed jobs retried to their end');
+    await toEnd(session);
+    const after = session.rows();
+    assert.deepEqual(after.map((r) => r.retries ?? 0), [0, 1, 0, 1]);
+    assert.deepEqual(after.map((r) => r.jobId), before.map((r) => r.jobId), 'the same jobs');
+    assert.equal(proxy.requests.filter((r) => r.url.startsWith('/v2/chat/retry/')).length - retriesBefore, 2, 'two /retry, none for the completed');
+  });
+
+  test('the spend guard pauses the batch at its limit, with the reason in the panel', async function () {
+    this.timeout(120_000);
+    const folder = imageInputs('batch-spend', 10);
+    const sentBefore = runsOn('fast');
+    // 0.15 s x $0.00031/s is about $0.0000465 a job: the limit is crossed at the 4th job (one at a time).
+    const session = await start({ kind: 'folder', path: folder }, 'fast', { concurrency: 1, guards: { maxUsd: 0.00017 } });
+    await eventually(() => session.runner.paused?.reason === 'spend' || undefined, 'the spend guard to pause the batch');
+    await new Promise((r) => setTimeout(r, 1000));
+    const ended = session.rows().filter((r) => r.phase === 'ended').length;
+    assert.ok(ended >= 3 && ended <= 5, `paused at the limit, not later (${ended} ended)`);
+    assert.ok(session.runner.spentUsd >= 0.00017, `spent ${session.runner.spentUsd}`);
+    assert.equal(runsOn('fast') - sentBefore, ended, 'nothing more sent while paused');
+    const panel = api.batches.manager.panelOf(session)!;
+    await eventually(() => panel.lastSummary?.paused && /over its limit/.test(panel.lastSummary.notice ?? '') || undefined, 'the panel to say why');
+    api.batches.manager.ui.cancel(session);
+    await toEnd(session);
+  });
+
+  test('a batch a window left unfinished is found and resumed: sent jobs followed by id, none sent twice', async function () {
+    this.timeout(120_000);
+    // What a killed window leaves: 2 jobs ended, 1 sent and running, 3 not sent (the manifest as the core writes it).
+    const folder = imageInputs('batch-resume', 6);
+    const root = path.join(workspaceFolder().uri.fsPath, '.serverless-outputs', 'batches', 'left-unfinished');
+    fs.mkdirSync(root, { recursive: true });
+    const files = fs.readdirSync(folder).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    const inputs = files.map((f) => (JSON.parse(fs.readFileSync(path.join(folder, f), 'utf8')) as { input: Record<string, unknown> }).input);
+    const running = await client.run('fast', inputs[2]!);
+    const at = Date.now();
+    const row = (i: number, extra: object): object => ({ type: 'job', index: i, ref: { file: path.join(folder, files[i]!) }, digest: digestOf(inputs[i]!), at, ...extra });
+    const lines = [
+      { type: 'batch', version: MANIFEST_VERSION, batchId: 'left-unfinished', endpointId: 'fast', service: client.settings.jobsBaseUrl, createdAt: new Date(at).toISOString(), jobs: 6, source: { kind: 'folder', path: folder } },
+      row(0, { phase: 'ended', jobId: 'old-0', status: 'COMPLETED' }),
+      row(1, { phase: 'ended', jobId: 'old-1', status: 'COMPLETED' }),
+      row(2, { phase: 'active', jobId: running.id, status: 'IN_QUEUE', submittedAt: at }),
+      row(3, { phase: 'pending' }), row(4, { phase: 'pending' }), row(5, { phase: 'pending' }),
+    ];
+    const manifestPath = path.join(root, MANIFEST_FILE);
+    fs.writeFileSync(manifestPath, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const found = await findUnfinished(api.outputs.roots().map((u) => u.fsPath));
+    assert.ok(found.some((b) => b.manifestPath === manifestPath), 'the scan after activation finds it');
+
+    const sentBefore = runsOn('fast');
+    const session = await api.batches.manager.resume(manifestPath, { confirmed: true });
+    assert.ok(session);
+    await toEnd(session);
+    assert.equal(runsOn('fast') - sentBefore, 3, 'only the three unsent jobs were sent');
+    assert.equal(session.rows()[2]!.jobId, running.id, 'the running job followed by its id');
+    assert.deepEqual(session.rows().map((r) => r.status), Array(6).fill('COMPLETED'));
+    const state = await readManifest(manifestPath);
+    assert.equal(state.events.at(-1)?.event, 'finished');
+    assert.equal((await findUnfinished([path.dirname(path.dirname(root))])).some((b) => b.manifestPath === manifestPath), false, 'not offered again');
+  });
+});
