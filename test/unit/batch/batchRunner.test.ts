@@ -6,13 +6,15 @@ import assert from 'node:assert/strict';
 import { inputs, PRICES, startRig } from './batchHarness';
 import { readManifest } from '../../../src/core/batch/manifestFile';
 import { priceFromBilling } from '../../../src/core/batch/jobCost';
+import { billedAmount } from '../../../src/core/batch/billedAmount';
 import type { ServiceClient } from '../../../src/core/service';
 
 const TOTAL_PER_SECOND = PRICES.gpuPerSecond + PRICES.cpuPerSecond + PRICES.diskPerSecond + PRICES.feePerSecond;
 
+// Since the rig started: the hours around now, through the batch's own reader of billing.
+const since = Date.now() - 60_000;
 async function billedUsd(client: ServiceClient, endpointId: string): Promise<number> {
-  const { table } = await client.listBillingTable({ bucketSize: 'hour', serverlessId: endpointId, lastN: 2 });
-  return table.totals.totalAmount;
+  return (await billedAmount(client, endpointId, since, Date.now())).usd;
 }
 
 describe('BatchRunner on the emulator', async () => {
@@ -51,7 +53,7 @@ describe('BatchRunner on the emulator', async () => {
     await first.runner.start();
     const seconds = first.runner.rowList().reduce((s, r) => s + r.executionTime! / 1000, 0);
     const afterFirst = await billedUsd(rig.client, 'img');
-    const price = priceFromBilling(afterFirst - before, seconds, 'the last 2 hours');
+    const price = priceFromBilling(afterFirst - before, seconds, 'the batch\'s hours');
     assert.ok(price);
     assert.ok(Math.abs(price.usdPerSecond - TOTAL_PER_SECOND) / TOTAL_PER_SECOND < 0.01, `price ${price.usdPerSecond}`);
     // Second batch, estimated with that price, against the service's own sum.
@@ -62,6 +64,10 @@ describe('BatchRunner on the emulator', async () => {
     const billed = (await billedUsd(rig.client, 'img')) - afterFirst;
     assert.ok(Math.abs(estimated - billed) / billed < 0.01, `estimated ${estimated}, billed ${billed}`);
     assert.equal(second.runner.spentUsd, estimated);
+    const shown = await billedAmount(rig.client, 'img', Date.now() - 1000, Date.now());
+    assert.match(shown.startTime, /T\d\d:00:00Z$/);
+    assert.equal(Date.parse(shown.endTime) - Date.parse(shown.startTime) >= 3_600_000, true, 'whole hours');
+    assert.match(shown.note, /whole hours: other jobs of the endpoint in them/);
   });
 
   test('a public endpoint\'s jobs show the cost their output reports', async () => {
