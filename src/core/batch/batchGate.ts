@@ -7,7 +7,8 @@ import type { Clock } from '../http/clock';
 import { rateLimitWaitMs } from '../http/rateLimit';
 import type { ServiceClient } from '../service';
 
-export type PauseReason = 'user' | 'spend' | 'spendPerHour' | 'failures' | 'auth';
+/** `error`: something on this machine failed (the manifest could not be written). */
+export type PauseReason = 'user' | 'spend' | 'spendPerHour' | 'failures' | 'auth' | 'error';
 export type WaitReason = 'rateLimited' | 'quota' | 'serviceDown';
 
 export interface GateListener {

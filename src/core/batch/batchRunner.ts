@@ -13,7 +13,8 @@ import { BatchGate, type PauseReason, type WaitReason } from './batchGate';
 import { BatchRows } from './batchRows';
 import { BatchGuards, type GuardLimits } from './guards';
 import { followBatchJob } from './followBatchJob';
-import { jobCost, type PricePerSecond } from './jobCost';
+import type { PricePerSecond } from './jobCost';
+import { FAILED_STATUSES, jobEnd } from './jobEnd';
 import { countPhases, type ManifestState, type ManifestWriter } from './manifestFile';
 import type { JobRow, ManifestHeader, RowPhase } from './manifestFormat';
 import { classifySubmitFailure } from './submitOutcome';
@@ -51,7 +52,6 @@ export interface BatchRunnerOptions {
 
 type Work = { index: number; action: 'submit' | 'follow' | 'retry' };
 
-const FAILED_STATUSES: ReadonlySet<string> = new Set(['FAILED', 'TIMED_OUT', 'REJECTED']);
 const RETENTION_MS = RESULT_RETENTION_MINUTES * 60_000;
 
 export class BatchRunner {
@@ -153,10 +153,13 @@ export class BatchRunner {
     if (this.cancelled) return this.whenIdle();
     this.cancelled = true;
     this.gate.close();
-    await this.o.manifest.write({ type: 'event', at: this.clock.now(), event: 'cancelled' });
+    // Cancel works even when the manifest cannot be written any more (it is what the user does then).
+    const ignore = (): undefined => undefined;
+    await this.o.manifest.write({ type: 'event', at: this.clock.now(), event: 'cancelled' }).catch(ignore);
     for (const w of this.work.splice(0)) {
       if (w.action === 'follow') this.work.push(w);
-      else await this.rows.update(w.index, { phase: 'skipped' });
+      // A failed job not retried stays failed, an unknown one unknown: only what was never sent is skipped.
+      else if (this.rows.get(w.index).phase === 'pending') await this.rows.update(w.index, { phase: 'skipped' }).catch(ignore);
     }
     const running = this.rowList().filter((r) => r.phase === 'active' && r.jobId);
     await Promise.all(running.map((r) => this.cancelOnService(r.index)));
@@ -205,6 +208,8 @@ export class BatchRunner {
         if (w.action === 'follow') await this.follow(w.index);
         else if (w.action === 'retry') await this.retry(w.index);
         else await this.submitAndFollow(w.index);
+      } catch (e) {
+        await this.stopOnError(w.index, e);
       } finally {
         this.busy--;
       }
@@ -213,7 +218,7 @@ export class BatchRunner {
 
   private async submitAndFollow(index: number): Promise<void> {
     if (!(await this.gate.pass())) {
-      await this.rows.update(index, { phase: 'skipped' });
+      if (this.rows.get(index).phase === 'pending') await this.rows.update(index, { phase: 'skipped' });
       return;
     }
     const job = await this.submit(index);
@@ -285,23 +290,8 @@ export class BatchRunner {
   }
 
   private async finish(index: number, job: Job): Promise<void> {
-    const cost = jobCost(job, this.o.price);
-    let error = job.error === undefined ? undefined : typeof job.error === 'string' ? job.error : JSON.stringify(job.error);
-    let outputs: string[] | undefined;
-    if (job.status === 'COMPLETED' && this.o.saveOutputs) {
-      try {
-        outputs = await this.o.saveOutputs(this.o.items[index]!, job);
-      } catch (e) {
-        error = `The outputs were not saved: ${e instanceof Error ? e.message : String(e)}`;
-      }
-    }
-    const usd = cost.kind === 'unknown' ? undefined : cost.usd;
-    await this.end(
-      index,
-      { phase: 'ended', status: job.status, delayTime: job.delayTime, executionTime: job.executionTime, endedAt: this.clock.now(), cost: { kind: cost.kind, how: cost.how, ...(usd !== undefined ? { usd } : {}) }, outputs, error },
-      usd ?? 0,
-      FAILED_STATUSES.has(job.status),
-    );
+    const { change, usd, failed } = await jobEnd(job, this.o.items[index]!, this.clock.now(), this.o.price, this.o.saveOutputs);
+    await this.end(index, change, usd, failed);
   }
 
   private async end(index: number, change: Partial<JobRow>, usd: number, failed: boolean): Promise<void> {
@@ -331,6 +321,18 @@ export class BatchRunner {
     }
     await this.rows.update(index, { phase: 'pending' });
     return this.submitAndFollow(index);
+  }
+
+  /**
+   * Something that is not the service's doing failed (the manifest could not be written: a full disk, a removed
+   * folder): the batch cannot stay durable, so it pauses with the reason, and the job is put back where it was.
+   */
+  private async stopOnError(index: number, e: unknown): Promise<void> {
+    this.gate.pause('error', `The batch stopped: ${e instanceof Error ? e.message : String(e)}`);
+    const phase = this.rows.get(index).phase;
+    if (phase === 'active') this.work.unshift({ index, action: 'follow' });
+    else if (phase === 'pending') this.work.unshift({ index, action: 'submit' });
+    else if (phase === 'submitting') await this.rows.update(index, { phase: 'unknown', error: 'The batch stopped while this job was being sent; it may have been created.' }).catch(() => undefined);
   }
 
   private async cancelOnService(index: number): Promise<void> {

@@ -8,6 +8,7 @@ export { estimateBatchCost, type CostRange, type CostRangeInput } from './costRa
 export { ManifestWriter, readManifest, readManifestText, countPhases, changedInputs, type ManifestState, type ManifestProblem } from './manifestFile';
 export { MANIFEST_FILE, MANIFEST_VERSION, ROW_PHASES, type JobRow, type ManifestHeader, type RowPhase, type BatchEventLine } from './manifestFormat';
 export { rowsToCsv } from './manifestCsv';
+export { billedAmount, type BilledAmount } from './billedAmount';
 export { BatchRunner, type BatchEvent, type BatchRunnerOptions } from './batchRunner';
 export { type PauseReason, type WaitReason } from './batchGate';
 export { type GuardLimits, type GuardTrip } from './guards';

@@ -95,6 +95,22 @@ describe('a batch when things go wrong', async () => {
     assert.equal(health.jobs.inProgress + health.jobs.inQueue, 0, 'the job whose /run was on its way is not left running');
   });
 
+  test('a manifest that can no longer be written pauses the batch with the reason, and nothing is sent unrecorded', async () => {
+    const manifest = await ManifestWriter.open(join(rig.dir, 'closing.jsonl'));
+    const items = inputs(4, (i) => ({ prompt: `w${i}` })).map((input, index) => ({ index, ref: { file: `w${index}` }, input, digest: digestOf(input) }));
+    const before = rig.accepted('img');
+    const runner = new BatchRunner({ client: rig.client, endpointId: 'img', items, manifest, header: { type: 'batch', version: 1, batchId: 'w', endpointId: 'img', service: rig.emulator.url, createdAt: '', jobs: 4 }, concurrency: 1, wait: { durations: new JobDurationModel(), routeSupport: new RouteSupport() } });
+    void runner.start();
+    while (runner.rowList()[0]?.phase !== 'ended') await new Promise((r) => setTimeout(r, 5));
+    await manifest.close();
+    while (!runner.paused) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(runner.paused.reason, 'error');
+    assert.match(runner.paused.message, /manifest is closed/);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok(rig.accepted('img') - before <= 2, 'no job sent without its line');
+    await runner.cancel();
+  });
+
   test('a 401 mid-batch pauses it with the reason; after the resume the job is sent, once', async () => {
     await fault(rig.emulator.url, { kind: 'status', status: 401, path: '/v2/img/run', count: 1 });
     const before = rig.accepted('img');

@@ -29,6 +29,7 @@ export function batchConfig(extra: Record<string, unknown> = {}): EmulatorConfig
         { id: 'bad', kind: 'image', queueMs: 20, executionMs: 100, workersMin: 1, fail: 'CUDA out of memory' },
         { id: 'chat', kind: 'llm', queueMs: 20, workersMin: 2, workersMax: 2 },
         { id: 'pub', kind: 'public-image', queueMs: 20, executionMs: 200, workersMin: 2 },
+        { id: 'cold', kind: 'image', queueMs: 20, executionMs: 300, workersMin: 0, workersMax: 2, coldStartMs: 1000, idleTimeoutMs: 60_000, prices: PRICES },
         { id: 'slow', kind: 'image', queueMs: 20, executionMs: 120_000, workersMin: 2, workersMax: 2 },
       ],
     }],

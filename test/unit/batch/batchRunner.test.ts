@@ -6,13 +6,16 @@ import assert from 'node:assert/strict';
 import { inputs, PRICES, startRig } from './batchHarness';
 import { readManifest } from '../../../src/core/batch/manifestFile';
 import { priceFromBilling } from '../../../src/core/batch/jobCost';
+import { billedAmount } from '../../../src/core/batch/billedAmount';
+import { estimateBatchCost } from '../../../src/core/batch/costRange';
 import type { ServiceClient } from '../../../src/core/service';
 
 const TOTAL_PER_SECOND = PRICES.gpuPerSecond + PRICES.cpuPerSecond + PRICES.diskPerSecond + PRICES.feePerSecond;
 
+// Since the rig started: the hours around now, through the batch's own reader of billing.
+const since = Date.now() - 60_000;
 async function billedUsd(client: ServiceClient, endpointId: string): Promise<number> {
-  const { table } = await client.listBillingTable({ bucketSize: 'hour', serverlessId: endpointId, lastN: 2 });
-  return table.totals.totalAmount;
+  return (await billedAmount(client, endpointId, since, Date.now())).usd;
 }
 
 describe('BatchRunner on the emulator', async () => {
@@ -51,7 +54,7 @@ describe('BatchRunner on the emulator', async () => {
     await first.runner.start();
     const seconds = first.runner.rowList().reduce((s, r) => s + r.executionTime! / 1000, 0);
     const afterFirst = await billedUsd(rig.client, 'img');
-    const price = priceFromBilling(afterFirst - before, seconds, 'the last 2 hours');
+    const price = priceFromBilling(afterFirst - before, seconds, 'the batch\'s hours');
     assert.ok(price);
     assert.ok(Math.abs(price.usdPerSecond - TOTAL_PER_SECOND) / TOTAL_PER_SECOND < 0.01, `price ${price.usdPerSecond}`);
     // Second batch, estimated with that price, against the service's own sum.
@@ -62,6 +65,24 @@ describe('BatchRunner on the emulator', async () => {
     const billed = (await billedUsd(rig.client, 'img')) - afterFirst;
     assert.ok(Math.abs(estimated - billed) / billed < 0.01, `estimated ${estimated}, billed ${billed}`);
     assert.equal(second.runner.spentUsd, estimated);
+    const shown = await billedAmount(rig.client, 'img', Date.now() - 1000, Date.now());
+    assert.match(shown.startTime, /T\d\d:00:00Z$/);
+    assert.equal(Date.parse(shown.endTime) - Date.parse(shown.startTime) >= 3_600_000, true, 'whole hours');
+    assert.match(shown.note, /whole hours: other jobs of the endpoint in them/);
+  });
+
+  test('the range before sending holds what the emulator bills, cold starts included (the per-job estimates leave them out)', async () => {
+    const price = { usdPerSecond: TOTAL_PER_SECOND, source: 'the emulator\'s prices' };
+    const durations = { executionMs: 300, executionSpreadMs: 0, queueMs: 20, queueSpreadMs: 0, samples: 1 };
+    // Two workers woken from zero: two cold starts of 1 s are billed beside 4 x 0.3 s of execution.
+    const range = estimateBatchCost({ jobs: 4, durations, price, workers: 2, coldStartMs: 1000, idleTimeoutMs: 0 })!;
+    const { runner } = await rig.runner('cold', inputs(4), { concurrency: 2, price });
+    await runner.start();
+    const billed = await billedUsd(rig.client, 'cold');
+    const perJob = runner.rowList().reduce((s, r) => s + r.cost!.usd!, 0);
+    assert.ok(Math.abs(perJob - 4 * 0.3 * TOTAL_PER_SECOND) < 1e-9);
+    assert.ok(billed > perJob * 2, `cold starts are billed: ${billed} vs the jobs' ${perJob}`);
+    assert.ok(billed >= range.lowUsd && billed <= range.highUsd * 1.01, `billed ${billed} within [${range.lowUsd}, ${range.highUsd}]`);
   });
 
   test('a public endpoint\'s jobs show the cost their output reports', async () => {
