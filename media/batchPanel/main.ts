@@ -170,6 +170,12 @@ filterEl.addEventListener('change', () => {
   queueDraw(true);
 });
 viewport.addEventListener('scroll', () => queueDraw());
+// Home / End reach the first and last row from anywhere on the page (the viewport need not have the focus).
+document.addEventListener('keydown', (event) => {
+  if (event.target instanceof HTMLSelectElement || (event.key !== 'Home' && event.key !== 'End')) return;
+  viewport.scrollTop = event.key === 'End' ? viewport.scrollHeight : 0;
+  event.preventDefault();
+});
 window.addEventListener('resize', () => queueDraw());
 
 markSortedHeader();

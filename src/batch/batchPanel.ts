@@ -156,7 +156,7 @@ const PAGE = `<header>
   </div>
 </header>
 <div class="head row" id="head">
-  <span data-sort="index">#</span><span data-sort="index">Input</span><span data-sort="status">Status</span>
+  <span data-sort="index">#</span><span>Input</span><span data-sort="status">Status</span>
   <span data-sort="delay">Delay</span><span data-sort="execution">Execution</span><span data-sort="cost">Cost</span><span>Output</span>
 </div>
 <div id="viewport" tabindex="0"><div id="spacer"></div><div id="rows"></div></div>`;

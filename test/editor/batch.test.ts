@@ -14,7 +14,8 @@ import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import type { BatchSession } from '../../src/batch/batchSession';
 import type { StartOptions } from '../../src/batch/batchManager';
 import { findUnfinished } from '../../src/batch/batchResume';
-import { count, driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
+import { batchJobKey } from '../../src/batch/batchJobRecord';
+import { click, count, driverAvailable, press, screenshot, textContent, waitForSelector } from './support/driver';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
 import { startEmulator, type RunningEmulator } from './support/emulator';
 import { startRecordingProxy } from './support/recordingProxy';
@@ -113,7 +114,16 @@ suite('batch', () => {
       const drawn = await count('#rows .row', { inWebview: true });
       assert.ok(drawn > 0 && drawn <= 12, `rows drawn: ${drawn}`);
       assert.equal(await count('#rows .row.completed .cost[title^="estimate:"]', { inWebview: true }), drawn, 'every drawn cost carries its method as a tooltip');
+      await click('#rows .row[data-index="0"]', { inWebview: true });
+    } else {
+      api.batches.manager.ui.openRow(session, 0);
     }
+    // A row opens the single job's panel, with the batch job's status, times and cost.
+    const key = batchJobKey(session.batchId, 0);
+    const opened = await eventually(() => api.panels.lastSent(key), 'the job panel of row 1');
+    assert.equal(opened.status, 'COMPLETED');
+    assert.equal(opened.jobId, session.rows()[0]!.jobId);
+    assert.ok(opened.outputs.some((o) => o.kind === 'image'), 'its saved image');
   });
 
   test('a JSONL batch: a bad line is marked at its line and column and, skipped by choice, the rest run to the end', async function () {
@@ -233,5 +243,48 @@ suite('batch', () => {
     const state = await readManifest(manifestPath);
     assert.equal(state.events.at(-1)?.event, 'finished');
     assert.equal((await findUnfinished([path.dirname(path.dirname(root))])).some((b) => b.manifestPath === manifestPath), false, 'not offered again');
+  });
+
+  test('10,000 rows: the page holds only the rows in view, sorts and scrolls to the last row at once', async function () {
+    this.timeout(180_000);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const N = 10_000;
+    const inputs = Array.from({ length: N }, (_, i) => ({ prompt: `p${i}` }));
+    const file = write('big.jsonl', inputs.map((i) => JSON.stringify(i)).join('\n'));
+    const root = path.join(workspaceFolder().uri.fsPath, '.serverless-outputs', 'batches', 'big');
+    fs.mkdirSync(root, { recursive: true });
+    const at = Date.now();
+    const lines = [
+      JSON.stringify({ type: 'batch', version: MANIFEST_VERSION, batchId: 'big', endpointId: 'chat', service: client.settings.jobsBaseUrl, createdAt: new Date(at).toISOString(), jobs: N, source: { kind: 'jsonl', path: file } }),
+      ...inputs.map((input, i) => JSON.stringify({
+        type: 'job', index: i, ref: { file, line: i + 1 }, digest: digestOf(input), phase: 'ended', jobId: `j${i}`, status: i % 10 === 3 ? 'FAILED' : 'COMPLETED',
+        delayTime: 10 + (i % 7), executionTime: 100 + ((i * 37) % 1000), cost: { kind: 'estimate', usd: ((i * 37) % 1000) * 1e-6, how: 'estimate: test' }, at,
+      })),
+    ];
+    const manifestPath = path.join(root, MANIFEST_FILE);
+    fs.writeFileSync(manifestPath, lines.join('\n') + '\n');
+    const t0 = performance.now();
+    const session = await api.batches.manager.resume(manifestPath, { confirmed: true });
+    assert.ok(session);
+    await toEnd(session);
+    const panel = api.batches.manager.panelOf(session)!;
+    await eventually(() => panel.sent.size === N || undefined, 'every row sent to the page');
+    if (!driverAvailable()) return;
+    await eventually(async () => (await textContent('#shown', { inWebview: true })) === `${N} of ${N} rows` || undefined, 'the page to hold every row');
+    const shownMs = performance.now() - t0;
+    const drawn = await count('#rows .row', { inWebview: true });
+    assert.ok(drawn > 0 && drawn < 100, `only the rows in view are in the DOM (${drawn})`);
+    const t1 = performance.now();
+    await click('#head [data-sort="cost"]', { inWebview: true });
+    await eventually(async () => (await count('#rows .row[data-index="0"]', { inWebview: true })) === 1 || undefined, 'the cheapest row (index 0, $0) first');
+    const sortMs = performance.now() - t1;
+    const t2 = performance.now();
+    await click('#head [data-sort="index"]', { inWebview: true });
+    await click('#shown', { inWebview: true });
+    await press('End');
+    await waitForSelector(`#rows .row[data-index="${N - 1}"]`, { inWebview: true });
+    const endMs = performance.now() - t2;
+    console.log(`batch panel, ${N} rows: shown ${shownMs.toFixed(0)} ms after resume, sorted by cost in ${sortMs.toFixed(0)} ms, scrolled to the end in ${endMs.toFixed(0)} ms, ${drawn} rows in the DOM`);
+    assert.ok(sortMs < 5000 && endMs < 5000, 'responsive');
   });
 });
