@@ -1,0 +1,83 @@
+// The editor's words for a batch (src/batch/batchRowView.ts, batchSummary.ts) and what it learns of an endpoint
+// before sending (batchPlanning.ts, against the emulator): rows read like the job life, costs say when they are
+// estimates and how, the range and the jobs in flight come from the endpoint itself.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { JobRow } from '../../../src/core/batch';
+import { JobDurationModel, durationKey } from '../../../src/core/jobs/durationModel';
+import { rowView, inputSummary } from '../../../src/batch/batchRowView';
+import { countsText, spentText, tally } from '../../../src/batch/batchSummary';
+import { planBatch, rangeText } from '../../../src/batch/batchPlanning';
+import { BatchRowView, HostMessage } from '../../../src/batch/batchProtocol';
+import { startRig } from './batchHarness';
+
+const base = { type: 'job' as const, digest: 'd', at: 1 };
+const row = (index: number, extra: Partial<JobRow>): JobRow => ({ ...base, index, ref: { file: '/w/in.input.json' }, phase: 'pending', ...extra });
+
+describe('batch rows as the panel shows them', () => {
+  test('statuses in the job life\'s words, the batch\'s own phases said plainly', () => {
+    assert.equal(rowView(row(0, {})).status, 'Not sent yet');
+    assert.equal(rowView(row(0, { phase: 'active', status: 'IN_PROGRESS' })).status, 'In progress');
+    assert.equal(rowView(row(0, { phase: 'ended', status: 'FAILED', retries: 1 })).status, 'Failed · attempt 2');
+    assert.equal(rowView(row(0, { phase: 'ended', status: 'REJECTED' })).group, 'failed');
+    assert.equal(rowView(row(0, { phase: 'ended', status: 'CANCELLED' })).group, 'stopped');
+    assert.equal(rowView(row(0, { phase: 'unknown' })).group, 'failed');
+    assert.equal(rowView(row(0, { phase: 'skipped' })).group, 'stopped');
+  });
+
+  test('times in the one duration format; a cost says whether it is an estimate, and how it was made', () => {
+    const v = rowView(row(3, { phase: 'ended', status: 'COMPLETED', delayTime: 340, executionTime: 1750, cost: { kind: 'estimate', usd: 0.000542, how: 'estimate: 1.75 s x ...' } }), 'Once upon a time\nthere was');
+    assert.equal(v.delayText, '340 ms');
+    assert.equal(v.executionText, '1.7 s');
+    assert.equal(v.costText, '$0.00054 est.');
+    assert.equal(v.costHow, 'estimate: 1.75 s x ...');
+    assert.equal(v.note, 'Once upon a time');
+    assert.ok(BatchRowView.safeParse(v).success, 'passes the protocol');
+    const reported = rowView(row(0, { phase: 'ended', status: 'COMPLETED', cost: { kind: 'reported', usd: 0.03, how: 'reported by the endpoint' } }));
+    assert.equal(reported.costText, '$0.0300');
+    assert.match(reported.costHow, /^Reported by the endpoint/);
+    assert.equal(rowView(row(0, { phase: 'ended', status: 'COMPLETED', cost: { kind: 'unknown', how: 'no price' } })).costText, '', 'an unknown cost is blank, never $0');
+  });
+
+  test('an input is named by its file, its JSONL line, or its sweep values', () => {
+    assert.equal(inputSummary({ file: '/w/a/prompts.jsonl', line: 12 }), 'prompts.jsonl:12');
+    assert.equal(inputSummary({ file: '/w/s.input.json', sweep: { seed: 2, 'sampling_params.max_tokens': 64 } }), 's.input.json seed=2 sampling_params.max_tokens=64');
+  });
+
+  test('the counts and the spend, with "estimate" once any part is one', () => {
+    const rows = [
+      row(0, { phase: 'ended', status: 'COMPLETED', cost: { kind: 'reported', usd: 0.01, how: '' } }),
+      row(1, { phase: 'ended', status: 'FAILED', cost: { kind: 'estimate', usd: 0.002, how: '' } }),
+      row(2, { phase: 'active', status: 'IN_QUEUE' }),
+      row(3, {}),
+    ];
+    const t = tally({ rows: () => rows });
+    assert.equal(countsText(t), '2 of 4 ended · 1 running · 1 not sent · 1 failed');
+    assert.equal(spentText(t), 'Cost so far: $0.0120 (estimate)');
+  });
+
+  test('a page message with a row the protocol does not know is refused', () => {
+    assert.equal(HostMessage.safeParse({ type: 'rows', reset: true, rows: [{ index: 0, summary: 'x', status: 'x', group: 'nope' }] }).success, false);
+  });
+});
+
+describe('what the editor learns of an endpoint before sending', () => {
+  test('jobs in flight from workers.max, the price from the table, a range once durations are known', async () => {
+    const rig = await startRig();
+    const durations = new JobDurationModel();
+    const input = { client: rig.client, endpointId: 'img', jobs: 100, concurrencySetting: 0, gpuPrices: {}, durations, reportedCosts: [] };
+    const first = await planBatch(input);
+    assert.equal(first.concurrency, 8, 'twice workers.max (4)');
+    assert.match(first.price!.source, /ADA_24/);
+    assert.equal(first.range, undefined, 'no durations learned yet: no range, never a made-up one');
+    assert.match(rangeText(first.range), /^unknown/);
+    for (let i = 0; i < 5; i++) durations.record(durationKey(rig.client.settings.jobsBaseUrl, 'img'), 20, 300);
+    const second = await planBatch({ ...input, gpuPrices: { ADA_24: 0.001 } });
+    assert.match(second.price!.source, /your price table/);
+    assert.ok(second.range && second.range.lowUsd > 0 && second.range.lowUsd <= 100 * 0.3 * 0.001 + 1e-9 && second.range.highUsd >= second.range.lowUsd, JSON.stringify(second.range));
+    const own = await planBatch({ ...input, concurrencySetting: 3 });
+    assert.equal(own.concurrency, 3, 'the setting wins');
+    const pub = await planBatch({ ...input, endpointId: 'pub', reportedCosts: [0.002, 0.004] });
+    assert.deepEqual([pub.range?.lowUsd, pub.range?.highUsd], [0.2, 0.4], 'a public endpoint: from the costs it reported');
+  });
+});
