@@ -49,10 +49,12 @@ export class BatchSession implements vscode.Disposable {
   private waitNotice: string | undefined;
   private waitUntil = 0;
   private working = false;
+  private currentLimits: GuardLimits;
 
   constructor(readonly o: BatchSessionOptions) {
     this.batchId = o.header.batchId;
     this.endpointId = o.header.endpointId;
+    this.currentLimits = o.guards;
     this.runner = new BatchRunner({
       client: o.client,
       endpointId: o.header.endpointId,
@@ -120,7 +122,13 @@ export class BatchSession implements vscode.Disposable {
     this.stateEmitter.fire();
   }
 
+  /** The guards' limits now (the settings', or raised since by the user). */
+  get limits(): GuardLimits {
+    return this.currentLimits;
+  }
+
   resume(limits?: GuardLimits): void {
+    if (limits) this.currentLimits = limits;
     this.runner.resume(limits);
     this.stateEmitter.fire();
   }

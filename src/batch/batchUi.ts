@@ -131,7 +131,7 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
     if (choice === CANCEL_BATCH) this.cancel(session);
     else if (choice === RESUME) session.resume();
     else if (choice === RAISE_AND_RESUME) {
-      const g = session.o.guards;
+      const g = session.limits;
       session.resume({ ...g, ...(g.maxUsd !== undefined ? { maxUsd: g.maxUsd * 2 } : {}), ...(g.maxUsdPerHour !== undefined ? { maxUsdPerHour: g.maxUsdPerHour * 2 } : {}) });
     }
   }

@@ -46,6 +46,15 @@ function write(rel: string, value: unknown): string {
   return file;
 }
 
+/** The CodeLens of a file as the editor shows them (the document must be open for the provider to be asked). */
+async function lensesOf(file: string): Promise<vscode.CodeLens[]> {
+  await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+  return eventually(async () => {
+    const l = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', vscode.Uri.file(file));
+    return l && l.length > 0 ? l : undefined;
+  }, `the CodeLens of ${path.basename(file)}`);
+}
+
 function imageInputs(folder: string, n: number): string {
   for (let i = 1; i <= n; i++) write(`${folder}/img-${i}.input.json`, { input: { prompt: `a lighthouse ${i}`, width: 64, height: 64, seed: i } });
   return path.join(workspaceFolder().uri.fsPath, folder);
@@ -133,6 +142,8 @@ suite('batch', () => {
     const refused = await api.batches.manager.start({ kind: 'jsonl', path: file }, vscode.Uri.file(file), { endpointId: 'chat', confirmed: true, skipProblems: false });
     assert.equal(refused, undefined, 'nothing sent without the choice to skip');
     assert.equal(runsOn('chat'), 0);
+    const lenses = await lensesOf(file);
+    assert.ok(lenses.some((l) => l.command?.title === '$(run-all) Run all 4 lines' && l.command.command === 'serverlessGpu.runBatch'), lenses.map((l) => l.command?.title).join(', '));
     const marks = vscode.languages.getDiagnostics(vscode.Uri.file(file));
     assert.equal(marks.length, 1);
     assert.equal(marks[0]!.range.start.line, 2, 'the bad line (0-based)');
@@ -150,6 +161,8 @@ suite('batch', () => {
   test('a sweep file expands to the product of its lists, each job named by its values', async function () {
     this.timeout(120_000);
     const file = write('sweep.input.json', { input: { prompt: 'a cat', width: 64, height: 64, seed: 0 }, sweep: { seed: [1, 2], width: [64, 96] } });
+    const lenses = await lensesOf(file);
+    assert.ok(lenses.some((l) => l.command?.title === '$(run-all) Run sweep (4 jobs)'), lenses.map((l) => l.command?.title).join(', '));
     const session = await start({ kind: 'files', paths: [file] }, 'fast');
     await toEnd(session);
     assert.deepEqual(session.rows().map((r) => r.status), Array(4).fill('COMPLETED'));
