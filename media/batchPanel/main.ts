@@ -109,6 +109,8 @@ function showSummary(s: BatchSummary): void {
   el('title').textContent = s.title;
   el('counts').textContent = s.counts;
   el('spent').textContent = s.spent;
+  el('billed').textContent = s.billed ?? '';
+  el('billed').title = s.billedHow ?? '';
   const notice = el('notice');
   notice.textContent = s.notice ?? '';
   notice.hidden = !s.notice;

@@ -140,7 +140,7 @@ export class BatchPanel implements vscode.Disposable {
 
 /** Static markup of the page (no data: the script fills it with textContent). */
 const PAGE = `<header>
-  <div class="title-line"><h1 id="title">Batch</h1><span id="counts"></span><span id="spent"></span></div>
+  <div class="title-line"><h1 id="title">Batch</h1><span id="counts"></span><span id="spent"></span><span id="billed"></span></div>
   <div id="notice" hidden></div>
   <div class="toolbar">
     <button id="pause" data-action="pause">Pause</button>

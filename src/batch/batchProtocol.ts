@@ -38,6 +38,9 @@ export const BatchSummary = z.strictObject({
   counts: z.string(),
   /** "Spent about $0.41 (estimate)". */
   spent: z.string(),
+  /** After the batch: what the billing route says the endpoint was billed over its hours, and what that covers. */
+  billed: z.optional(z.string()),
+  billedHow: z.optional(z.string()),
   /** Why the batch waits or is paused, when it does. */
   notice: z.optional(z.string()),
   paused: z.boolean(),

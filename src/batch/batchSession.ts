@@ -4,7 +4,7 @@
 // panel and the progress notification listen; nothing here draws.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BatchRunner, countPhases, rowsToCsv, type BatchEvent, type BatchItem, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter, type PricePerSecond } from '../core/batch';
+import { BatchRunner, billedAmount, countPhases, type BilledAmount, rowsToCsv, type BatchEvent, type BatchItem, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter, type PricePerSecond } from '../core/batch';
 import { parseOutputs } from '../core/outputs/outputs';
 import { saveJobOutputs } from '../core/outputs/saveOutputs';
 import type { JobDurationModel } from '../core/jobs';
@@ -50,6 +50,8 @@ export class BatchSession implements vscode.Disposable {
   private waitUntil = 0;
   private working = false;
   private currentLimits: GuardLimits;
+  /** What the billing route said about the batch's hours, once it ended (undefined before, or if it could not say). */
+  billed: BilledAmount | undefined;
 
   constructor(readonly o: BatchSessionOptions) {
     this.batchId = o.header.batchId;
@@ -154,6 +156,21 @@ export class BatchSession implements vscode.Disposable {
       this.working = false;
       if (this.finished) await this.o.manifest.write({ type: 'event', at: Date.now(), event: 'finished' }).catch(() => undefined);
       this.stateEmitter.fire();
+      if (this.finished) void this.readBilled();
+    }
+  }
+
+  /** The billed amount beside the estimate: one billing request after the batch, over the hours its jobs ran. */
+  private async readBilled(): Promise<void> {
+    const rows = this.rows().filter((r) => r.submittedAt !== undefined);
+    if (rows.length === 0) return;
+    const from = Math.min(...rows.map((r) => r.submittedAt!));
+    const to = Math.max(...rows.map((r) => r.endedAt ?? r.at));
+    try {
+      this.billed = await billedAmount(this.o.client, this.endpointId, from, to);
+      this.stateEmitter.fire();
+    } catch {
+      // No billing scope, or the service cannot say yet: the estimate stays the only figure, as it is labelled.
     }
   }
 

@@ -59,6 +59,7 @@ export function summaryOf(session: BatchSession): BatchSummary {
     counts: countsText(t),
     spent: spentText(t),
     ...(notice ? { notice } : {}),
+    ...(session.billed ? { billed: `Billed: $${session.billed.usd.toFixed(4)}`, billedHow: session.billed.note } : {}),
     paused: session.runner.paused !== undefined,
     running: session.running,
     hasFailed: t.failed > 0,

@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import { JobDurationModel, StreamingEndpoints } from '../core/jobs';
 import { createServiceClient } from '../core/http/client';
+import { inlineBillingReader } from '../core/billing/inlineBillingReader';
 import type { ConnectionSettings, ServiceClient } from '../core/service';
 import type { Settings } from '../config/settings';
 import { HistoryStore } from '../history/historyStore';
@@ -165,7 +166,8 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     },
     reloadHistoryFromStorage: () => new HistoryStore(context.workspaceState, () => settings.historyLimit()),
     storedDurations: () => JobDurationModel.fromJSON(context.globalState.get(DURATIONS_KEY)),
-    createClient: (settings) => createServiceClient(settings),
+    // Reads billing on this thread (tests' small answers): a batch reads its billed amount after it ends.
+    createClient: (settings) => createServiceClient(settings, { billingReader: inlineBillingReader }),
   };
   return { disposables, api };
 }

@@ -118,6 +118,15 @@ suite('batch', () => {
     assert.deepEqual(shown.map((v) => v.summary).sort(), Array.from({ length: 12 }, (_, i) => `img-${i + 1}.input.json`).sort());
     assert.match(panel.lastSummary!.counts, /^12 of 12 ended$/);
     assert.match(panel.lastSummary!.spent, /\(estimate\)$/);
+    // Beside the estimate, once the batch ended: what the billing route says for the endpoint over those hours.
+    const billed = await eventually(() => (panel.lastSummary?.billed ? panel.lastSummary : undefined), 'the billed amount');
+    assert.match(billed.billed!, /^Billed: \$\d+\.\d{4}$/);
+    assert.match(billed.billedHow!, /^billed to img from .* \(whole hours/);
+    if (driverAvailable()) {
+      await eventually(async () => /^Billed: /.test(await textContent('#billed', { inWebview: true })) || undefined, 'the page to show the billed amount');
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await screenshot('batch-panel-cost', { docs: true });
+    }
     if (driverAvailable()) {
       await eventually(async () => (await textContent('#counts', { inWebview: true })) === '12 of 12 ended' || undefined, 'the page to say all ended');
       const drawn = await count('#rows .row', { inWebview: true });
