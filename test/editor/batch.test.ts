@@ -309,4 +309,28 @@ suite('batch', () => {
     console.log(`batch panel, ${N} rows: shown ${shownMs.toFixed(0)} ms after resume, sorted by cost in ${sortMs.toFixed(0)} ms, scrolled to the end in ${endMs.toFixed(0)} ms, ${drawn} rows in the DOM`);
     assert.ok(sortMs < 5000 && endMs < 5000, 'responsive');
   });
+
+  test('Run Batch from the explorer on a folder: the count and an unknown range are shown, nothing is sent until Send', async function () {
+    this.timeout(120_000);
+    if (!driverAvailable()) this.skip();
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const folder = imageInputs('batch-command', 3);
+    const uri = vscode.Uri.file(folder);
+    // No job of 'slow' has ended yet, so no duration is learned: the range is unknown, and the user is asked
+    // whatever the setting (an unknown cost is never taken for a small one).
+    await api.memory.rememberEndpoint(uri, 'slow');
+    const sentBefore = runsOn('slow');
+    const started = vscode.commands.executeCommand<BatchSession | undefined>('serverlessGpu.runBatch', uri, [uri]);
+    const toast = '.notification-toast:has-text("3 jobs from batch-command to slow")';
+    await waitForSelector(toast);
+    assert.match(await textContent(toast), /Estimated cost: unknown/);
+    assert.equal(runsOn('slow'), sentBefore, 'nothing sent while the question is open');
+    await click(`${toast} .monaco-button:has-text("Send")`);
+    const session = await started;
+    assert.ok(session, 'the batch started after Send');
+    await eventually(() => (session.rows().length === 3 && session.rows().every((r) => r.phase === 'active')) || undefined, 'the three jobs sent (four in flight: twice workers.max)');
+    assert.equal(runsOn('slow') - sentBefore, 3);
+    api.batches.manager.ui.cancel(session);
+    await toEnd(session);
+  });
 });
