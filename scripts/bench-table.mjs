@@ -42,6 +42,8 @@ const ROWS = [
   ['batch.throughput', 'a batch of 500 jobs of 0.2-2 s, 4 workers, a binding rate limit: jobs per second, against a runpod-python style loop (1 s polling, 4 at a time) in the same run', 'at least 1.5x (issue 23)'],
   ['batch.throughputOfLimit', 'the same, against the limit the service allows (min of worker capacity and rate limit)', 'at least 0.9x (issue 23)'],
   ['batch.requestsPerJob', 'the same batch: status requests per job (long poll), against the loop\'s', 'at most 1.5 requests (issue 23)'],
+  ['batch.hostHeapGrowth10k', 'the extension host\'s heap growth (after gc) over a 10,000-job batch with its panel open, against a 1,000-job one', 'at most 3x (issue 23)'],
+  ['batch.hostEventLoopDelayMax', 'the extension host\'s worst event-loop delay while the 10,000-job batch runs', 'at most 50 ms (issue 23)'],
   ['worker.coldStart', 'your own handler under the emulator: cold start (process start to first job take)', ''],
   ['worker.emulatorRunsyncIdleWorker', 'the same handler: a /runsync to an idle worker through the emulator (mostly the SDK\'s own pauses)', ''],
   ['worker.emulatorShareIdleWorker', 'the same: the emulator\'s own share of that', ''],
