@@ -1,5 +1,5 @@
-// Issue 21: the billing body is written from prepared bytes for speed (src/emulator/billingRow.ts), and must
-// stay byte for byte what the plain formatting (a template string per record, JSON.stringify for the rest)
+// Issue 21: the billing body is written from prepared bytes for speed (src/emulator/billing/billingRow.ts), and
+// must stay byte for byte what the plain formatting (a template string per record, JSON.stringify for the rest)
 // served before. The hashes below were taken from that formatting (the build of commit aa3bd61), so any
 // change of a byte (number text, escaping of an id, a time, the order, a comma) fails here, while the other
 // billing suites check the meaning of the records.

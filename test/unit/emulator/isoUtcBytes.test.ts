@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { isoUtc } from '../../../src/emulator/clock';
-import { IsoUtcWriter, MAX_ISO_BYTES } from '../../../src/emulator/isoUtcBytes';
+import { IsoUtcWriter, MAX_ISO_BYTES } from '../../../src/emulator/billing/isoUtcBytes';
 
 const MIN = Date.parse('0000-01-01T00:00:00Z');
 const MAX = Date.parse('9999-12-31T23:59:59.999Z');

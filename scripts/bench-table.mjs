@@ -1,0 +1,84 @@
+// Writes the benchmark table of docs/benchmarks.md from ONE `npm run bench -- --json FILE` run (issue 11: the table is
+// regenerated from a run, never edited by hand), between the markers `<!-- bench:start -->` and
+// `<!-- bench:end -->`, with the date of that run and the machine it ran on.
+//
+// usage: node scripts/bench-table.mjs FILE      (run it on the machine the bench ran on, right after it)
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+
+const DOC = 'docs/benchmarks.md';
+const file = process.argv[2];
+if (!file) {
+  console.error('usage: node scripts/bench-table.mjs BENCH_JSON (from npm run bench -- --json BENCH_JSON)');
+  process.exit(2);
+}
+const figures = JSON.parse(readFileSync(file, 'utf8'));
+
+// The rows, in this order: [figure name, what it measures, target if the issues set one]. A figure missing
+// from the run (its bench skipped, e.g. no editor host) is left out, and said so under the table.
+const ROWS = [
+  ['billing.pipeline', 'parse + validate + aggregate a one-year hourly billing response', 'at most 3x'],
+  ['billing.pipelineZodOnly', 'the same with the zod schema alone as validator', ''],
+  ['tree.refreshToTopLevel', 'Endpoints view: refresh to its top level, 50 endpoints x 365 days', 'at most 1.5x (issue 11)'],
+  ['tree.refreshToItems', 'the same, to every item resolved', 'at most 2x (issue 11)'],
+  ['emulator.billingYearHourly', 'emulator: one year of hourly billing for 20 endpoints in one response', ''],
+  ['emulator.statusRps', 'emulator: status route throughput, 8 requests in flight', ''],
+  ['emulator.queueBurst200x4', 'emulator: 200 jobs at once on 4 workers, time to the last end', 'within 5% (issue 9)'],
+  ['jobs.cold.waitForJob.statusRequestsPerJob', '50 jobs on endpoints never seen, service without status-sync: status requests per job', 'no worse'],
+  ['jobs.cold.waitForJob.lagMedian', 'the same: median lag from job end to client knowing', 'no worse'],
+  ['jobs.warm.waitForJob.statusRequestsPerJob', '50 jobs on endpoints seen before, without status-sync: requests per job', 'no worse'],
+  ['jobs.warm.waitForJob.lagMedian', 'the same: median lag', 'no worse'],
+  ['jobs.coldSync.statusRequestsPerJob', '50 jobs on endpoints never seen, service WITH status-sync: requests per job', 'at most 0.2x (issue 11)'],
+  ['jobs.coldSync.lagMedian', 'the same: median lag', 'at most 0.1x (issue 11)'],
+  ['jobs.bigImages.rssPeak', 'bench process: a job with four 2048x2048 PNGs received and saved: peak RSS', ''],
+  ['jobs.extensionHost.rssPeak', 'extension host in a real VS Code, the same job run and shown: peak RSS', ''],
+  ['jobs.extensionHost.arrayBuffersPeak', 'the same: peak arrayBuffers', ''],
+  ['jobs.extensionHost.arrayBuffersGrowth', 'the same: arrayBuffers added at the peak, against the PNG bytes saved', 'at most 3x (issue 11)'],
+  ['worker.coldStart', 'your own handler under the emulator: cold start (process start to first job take)', ''],
+  ['worker.emulatorRunsyncIdleWorker', 'the same handler: a /runsync to an idle worker through the emulator (mostly the SDK\'s own pauses)', ''],
+  ['worker.emulatorShareIdleWorker', 'the same: the emulator\'s own share of that', ''],
+  ['host.billingRefresh.eventLoopDelayMax', 'extension host: largest event-loop delay while the Endpoints view refreshes a year of hourly billing for 50 endpoints (438,000 records, 78 MB, served by the emulator in its own process)', 'at most 50 ms (issue 11)'],
+  ['host.activate', 'activate() of the packaged extension in a real editor, median of 5 starts', 'at most 20 ms (issue 11)'],
+  ['package.extension.js', '`dist/extension.js` (production)', 'at most 200 KB (issue 11; in KiB, as vsce and our budgets count)'],
+  ['package.vsix', 'the .vsix', ''],
+];
+
+function formatValue(v, unit) {
+  if (unit === 'bytes') return v >= 1e6 ? `${(v / 1e6).toFixed(1)} MB` : `${Math.round(v).toLocaleString('en-US')} bytes (${(v / 1024).toFixed(1)} KiB)`;
+  const n = Number.isInteger(v) ? v.toLocaleString('en-US') : Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2);
+  return unit === 'requests' || unit === 'records' || unit === 'items' ? n : `${n} ${unit}`;
+}
+
+const lines = ['| figure | value | baseline (same run) | ratio | target |', '| --- | --- | --- | --- | --- |'];
+const missing = [];
+for (const [name, what, target] of ROWS) {
+  const f = figures[name];
+  if (!f) {
+    missing.push(name);
+    continue;
+  }
+  const base = f.baseline ? `${f.baseline.name}, ${formatValue(f.baseline.value, f.unit)}` : '';
+  const ratio = f.ratio !== undefined ? `${f.ratio.toFixed(2)}x` : '';
+  lines.push(`| ${what} (\`${name}\`) | ${formatValue(f.value, f.unit)} | ${base} | ${ratio} | ${target} |`);
+}
+const when = statSync(file).mtime.toISOString().slice(0, 16).replace('T', ' ');
+const cpu = os.cpus();
+const machine = `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.versions.node}`;
+const block = [
+  '<!-- bench:start -->',
+  `One \`npm run bench\` run, ${when} UTC, on ${machine} (written by \`scripts/bench-table.mjs\` from its JSON):`,
+  '',
+  ...lines,
+  ...(missing.length ? ['', `Not in this run: ${missing.map((m) => `\`${m}\``).join(', ')}.`] : []),
+  '<!-- bench:end -->',
+].join('\n');
+
+const readme = readFileSync(DOC, 'utf8');
+const start = readme.indexOf('<!-- bench:start -->');
+const end = readme.indexOf('<!-- bench:end -->');
+if (start < 0 || end < start) {
+  console.error(`${DOC} has no <!-- bench:start --> ... <!-- bench:end --> block`);
+  process.exit(1);
+}
+writeFileSync(DOC, readme.slice(0, start) + block + readme.slice(end + '<!-- bench:end -->'.length));
+console.log(`${DOC}: benchmark table from ${file} (${lines.length - 2} rows${missing.length ? `, ${missing.length} not in the run` : ''})`);

@@ -1,0 +1,61 @@
+// The built-in demo (no --config): one user with documented keys, endpoints of every kind, a few endpoints
+// that only appear in historic usage, and about 400 days of synthetic usage so every bucket size shows
+// something (issue 3). Documented in README.md ("The local emulator"); keep the two in step.
+import type { EmulatorConfigInput } from '../config';
+
+export const DEMO_KEYS = {
+  full: 'demo-key-full',
+  billing: 'demo-key-billing',
+  sdxl: 'demo-key-sdxl',
+  expired: 'demo-key-expired',
+} as const;
+
+export const DEMO_DAYS = 400;
+
+export function demoConfig(): EmulatorConfigInput {
+  return {
+    rateLimits: { minute: 600, hour: 20_000, day: 200_000 },
+    retentionMinutes: 30,
+    users: [
+      {
+        id: 'demo',
+        keys: [
+          { key: DEMO_KEYS.full, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read'] },
+          { key: DEMO_KEYS.billing, scopes: ['billing:read'] },
+          { key: DEMO_KEYS.sdxl, scopes: ['jobs:run', 'jobs:read'], endpoints: ['sdxl-turbo'] },
+          { key: DEMO_KEYS.expired, scopes: ['billing:read', 'jobs:run', 'jobs:read'], expiresAt: '2025-01-01T00:00:00Z' },
+        ],
+        endpoints: [
+          { id: 'sdxl-turbo', name: 'SDXL Turbo', kind: 'image', queueMs: 300, executionMs: 1500 },
+          { id: 'flux-dev', name: 'FLUX.1 dev', kind: 'image', queueMs: 800, executionMs: 4000, prices: { gpuPerSecond: 0.00076 }, gpuPools: ['ADA_48_PRO', 'AMPERE_48'] },
+          { id: 'broken-gpu', name: 'Broken GPU (always fails)', kind: 'image', queueMs: 400, executionMs: 900, fail: 'CUDA out of memory: tried to allocate 2.00 GiB' },
+          { id: 'black-forest-labs-flux-1-schnell', name: 'FLUX.1 schnell', kind: 'public-image', queueMs: 200, executionMs: 1200 },
+          { id: 'wan-2-1-video', name: 'Wan 2.1 video', kind: 'public-video', queueMs: 1000, executionMs: 6000, prices: { gpuPerSecond: 0.0012 } },
+          { id: 'kokoro-tts', name: 'Kokoro TTS', kind: 'public-audio', queueMs: 150, executionMs: 700, prices: { gpuPerSecond: 0.00019 } },
+          { id: 'echo', name: 'Echo', kind: 'echo', queueMs: 100, executionMs: 200, prices: { gpuPerSecond: 0.00001 } },
+          // Issue 9: an endpoint whose cold start shows (8 s initializing) and whose two workers make a burst queue.
+          { id: 'sd35-large', name: 'SD 3.5 Large (cold starts)', kind: 'image', queueMs: 500, executionMs: 5000, coldStartMs: 8000, workersMax: 2, idleTimeoutMs: 15_000, prices: { gpuPerSecond: 0.00069 } },
+          // Issue 9: a streaming text worker (vLLM-shaped output); one active worker, so it answers without a cold start.
+          { id: 'llama-chat', name: 'Llama 3.1 8B Instruct', kind: 'llm', queueMs: 150, workersMin: 1, workersMax: 3, coldStartMs: 4000, prices: { gpuPerSecond: 0.00031 } },
+        ],
+        syntheticUsage: {
+          days: DEMO_DAYS,
+          seed: 20260615,
+          endpoints: [
+            { id: 'sdxl-turbo', scale: 0.9 },
+            { id: 'flux-dev', scale: 1.6, fromDaysAgo: 300 },
+            { id: 'broken-gpu', scale: 0.08, fromDaysAgo: 45 },
+            { id: 'black-forest-labs-flux-1-schnell', scale: 0.35 },
+            { id: 'wan-2-1-video', scale: 2.4, fromDaysAgo: 150 },
+            { id: 'kokoro-tts', scale: 0.12, fromDaysAgo: 250 },
+            { id: 'echo', scale: 0.01, fromDaysAgo: 20 },
+            // Endpoints deleted long ago: they only exist in the usage history.
+            { id: 'sd15-legacy', scale: 0.7, untilDaysAgo: 280 },
+            { id: 'whisper-large-v3', scale: 0.25, fromDaysAgo: 360, untilDaysAgo: 120 },
+            { id: 'llama-3-8b-instruct', scale: 1.1, fromDaysAgo: 200, untilDaysAgo: 35 },
+          ],
+        },
+      },
+    ],
+  };
+}
