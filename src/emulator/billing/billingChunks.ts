@@ -2,8 +2,9 @@
 // copying prepared bytes into reused Buffers, instead of building strings the socket must encode, is what
 // brings the response near the cost of sending the same bytes from memory (issue 21).
 
-/** Bytes per chunk handed to the socket: big enough that per-write costs vanish, small enough to stream. */
-export const CHUNK_BYTES = 1024 * 1024;
+/** Bytes per chunk handed to the socket: big enough that per-write costs are small (120 writes for 30 MB),
+ *  small enough to stream and to stay in the CPU's cache between our copy into it and the kernel's out of it. */
+export const CHUNK_BYTES = 256 * 1024;
 
 /**
  * Buffers lent to a ChunkWriter and given back once the socket has written them. A fresh 256 KB Buffer is
