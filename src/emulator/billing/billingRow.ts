@@ -19,7 +19,7 @@ const CLOSE = 0x7d; // }
 export type Totals = Float64Array;
 
 export class BillingRow {
-  private bytes = Buffer.alloc(0);
+  private bytes = new Uint8Array(0);
   /** Per endpoint: where its record starts (at its leading comma) and where its amounts start. */
   private readonly recordAt: number[] = [];
   private readonly amountsAt: number[] = [];
@@ -29,6 +29,7 @@ export class BillingRow {
   private next = new Uint8Array(2 * MAX_ISO_BYTES);
   private startLength = -1;
   private endLength = -1;
+  private endMs = Number.NaN;
   /** Per endpoint and amount (5 a record): the last number written and its text. An endpoint's amounts often
    *  repeat (the same price for the same seconds), and a double's shortest decimal costs ~150 ns. */
   private readonly lastNumber: Float64Array;
@@ -48,8 +49,16 @@ export class BillingRow {
   /** Makes the row that of the bucket [startMs, endMs). */
   setRange(startMs: number, endMs: number): void {
     const next = this.next;
-    const startLength = this.iso.write(startMs, next, 0);
+    let startLength: number;
+    if (startMs === this.endMs) {
+      // Buckets tile the window: this start is the last end, already written.
+      startLength = this.endLength;
+      for (let i = 0; i < startLength; i++) next[i] = this.times[this.startLength + i]!;
+    } else {
+      startLength = this.iso.write(startMs, next, 0);
+    }
     const endLength = this.iso.write(endMs, next, startLength);
+    this.endMs = endMs;
     this.next = this.times;
     this.times = next;
     if (startLength !== this.startLength || endLength !== this.endLength) {
@@ -123,6 +132,7 @@ export class BillingRow {
       parts.push(head, Buffer.from(ZERO_AMOUNTS, 'latin1'));
       at += head.length + ZERO_AMOUNTS.length;
     }
-    this.bytes = Buffer.concat(parts);
+    const all = Buffer.concat(parts);
+    this.bytes = new Uint8Array(all.buffer, all.byteOffset, all.length);
   }
 }
