@@ -23,6 +23,9 @@ export class BillingRow {
   /** Per endpoint: where its record starts (at its leading comma) and where its amounts start. */
   private readonly recordAt: number[] = [];
   private readonly amountsAt: number[] = [];
+  /** Per endpoint, views of `bytes` (patched with it): up to its amounts, its record up to its amounts, and
+   *  everything from its record on. */
+  private views: { upTo: Uint8Array[]; head: Uint8Array[]; from: Uint8Array[] } = { upTo: [], head: [], from: [] };
   private readonly iso = new IsoUtcWriter();
   /** The texts of the row's start and end time, and of the next ones while they are compared. */
   private times = new Uint8Array(2 * MAX_ISO_BYTES);
@@ -83,13 +86,18 @@ export class BillingRow {
    * record) and adds their amounts to `totals` in that order.
    */
   write(out: ChunkWriter, endpoints: readonly EndpointBuckets[], k: number, totals: Totals, first: boolean): void {
-    let runFrom = first ? 1 : 0; // the start of a run of all-zero records not yet copied
+    const views = this.views;
+    let from = 0; // the first endpoint whose record is not written yet
     for (let e = 0; e < endpoints.length; e++) {
       const ep = endpoints[e]!;
       const gpu = ep.gpu[k]!, cpu = ep.cpu[k]!, disk = ep.disk[k]!, fee = ep.fee[k]!;
       // All zero: the prepared bytes already say 0 (String(-0) is "0" too), and adding 0 changes no total.
       if (gpu === 0 && cpu === 0 && disk === 0 && fee === 0) continue;
-      out.copy(this.bytes, runFrom, this.amountsAt[e]!); // the idle records before it, then its own start
+      // The idle records before it, then its own start: from prepared views in the usual cases (no garbage).
+      if (first && from === 0) out.copy(this.bytes, 1, this.amountsAt[e]!);
+      else if (from === 0) out.bytes(views.upTo[e]!);
+      else if (from === e) out.bytes(views.head[e]!);
+      else out.copy(this.bytes, this.recordAt[from]!, this.amountsAt[e]!);
       const total = gpu + cpu + disk + fee;
       totals[0]! += total;
       totals[1]! += gpu;
@@ -103,9 +111,12 @@ export class BillingRow {
       out.bytes(KEYS[3]!); out.ascii(this.text(n + 3, disk));
       out.bytes(KEYS[4]!); out.ascii(this.text(n + 4, fee));
       out.byte(CLOSE);
-      runFrom = e + 1 < endpoints.length ? this.recordAt[e + 1]! : this.bytes.length;
+      from = e + 1;
     }
-    if (runFrom < this.bytes.length) out.copy(this.bytes, runFrom, this.bytes.length);
+    if (from === endpoints.length) return;
+    if (first && from === 0) out.copy(this.bytes, 1, this.bytes.length);
+    else if (from === 0) out.bytes(this.bytes);
+    else out.bytes(views.from[from]!);
   }
 
   /** String(x), the text JSON.stringify gives a finite number, reused when slot `i` had the same number. */
@@ -133,6 +144,12 @@ export class BillingRow {
       at += head.length + ZERO_AMOUNTS.length;
     }
     const all = Buffer.concat(parts);
-    this.bytes = new Uint8Array(all.buffer, all.byteOffset, all.length);
+    const bytes = new Uint8Array(all.buffer, all.byteOffset, all.length);
+    this.bytes = bytes;
+    this.views = {
+      upTo: this.amountsAt.map((a) => bytes.subarray(0, a)),
+      head: this.amountsAt.map((a, e) => bytes.subarray(this.recordAt[e], a)),
+      from: this.recordAt.map((r) => bytes.subarray(r)),
+    };
   }
 }
