@@ -72,12 +72,13 @@ export class BillingRow {
     }
     // Same lengths, same layout: rewrite the characters that differ, in every record.
     const was = this.next;
+    const { bytes, recordAt } = this;
     const gap = END.length;
     for (let i = 0; i < startLength + endLength; i++) {
       const c = next[i]!;
       if (c === was[i]) continue;
       const offset = START.length + i + (i < startLength ? 0 : gap);
-      for (let e = 0; e < this.ids.length; e++) this.bytes[this.recordAt[e]! + offset] = c;
+      for (let e = 0; e < recordAt.length; e++) bytes[recordAt[e]! + offset] = c;
     }
   }
 
