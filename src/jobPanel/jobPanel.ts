@@ -463,7 +463,7 @@ async function recordFromJobJson(folderPath: string | undefined, key: string): P
           file: file.toString(),
           seed: f['seed'],
           // A model's answer is shown from its saved output.txt.
-          ...(f['kind'] === 'text' ? { text: await readText(file) } : {}),
+          ...(f['kind'] === 'text' || f['kind'] === 'transcript' ? { text: await readText(file) } : {}),
         };
       })),
     });

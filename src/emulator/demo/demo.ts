@@ -1,7 +1,8 @@
 // The built-in demo (no --config): one user with documented keys, endpoints of every kind, a few endpoints
 // that only appear in historic usage, and about 400 days of synthetic usage so every bucket size shows
-// something (issue 3). Documented in README.md ("The local emulator"); keep the two in step.
+// something (issue 3). Documented in docs/emulator.md ("The built-in demo", with the prices); keep the two in step.
 import type { EmulatorConfigInput } from '../config';
+import { WORKER_SHAPE_DEMO_ENDPOINTS } from './demoShapes';
 
 export const DEMO_KEYS = {
   full: 'demo-key-full',
@@ -37,6 +38,8 @@ export function demoConfig(): EmulatorConfigInput {
           { id: 'sd35-large', name: 'SD 3.5 Large (cold starts)', kind: 'image', queueMs: 500, executionMs: 5000, coldStartMs: 8000, workersMax: 2, idleTimeoutMs: 15_000, prices: { gpuPerSecond: 0.00069 } },
           // Issue 9: a streaming text worker (vLLM-shaped output); one active worker, so it answers without a cold start.
           { id: 'llama-chat', name: 'Llama 3.1 8B Instruct', kind: 'llm', queueMs: 150, workersMin: 1, workersMax: 3, coldStartMs: 4000, prices: { gpuPerSecond: 0.00031 } },
+          // Issue 20: the output shapes of real deployed workers (ComfyUI, A1111, speech, faster-whisper...).
+          ...WORKER_SHAPE_DEMO_ENDPOINTS,
         ],
         syntheticUsage: {
           days: DEMO_DAYS,

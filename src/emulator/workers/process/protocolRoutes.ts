@@ -19,7 +19,7 @@ import type { JobQueue } from '../../jobs/jobQueue';
 import { readBody } from '../../http/requestBody';
 import { HttpProblem, sendJson } from '../../http/respond';
 import { WORKER_PATH } from './protocolEnv';
-import { WorkerRuntime, type WorkerRegistry } from './workerRuntime';
+import type { WorkerRegistry } from './workerRegistry';
 
 /** How long a job take or a stop poll is held before 204 (real time; the SDK gives up after 90 s). */
 export const TAKE_HOLD_MS = 20_000;
@@ -132,8 +132,8 @@ export async function handleEmulatorRoute(ctx: EmulatorRouteContext, req: Incomi
   const p = ctx.keys.authenticate(req.headers.authorization, ctx.clock.now());
   requireScope(p, 'jobs:read');
   const endpoint = requireEndpoint(p, decodeURIComponent(s[3]!));
-  const runtime = ctx.jobs.runtime(endpoint);
-  if (!(runtime instanceof WorkerRuntime)) throw new HttpProblem(400, `Endpoint "${endpoint.id}" is of kind ${endpoint.kind}: only \`worker\` endpoints have processes and logs.`);
+  const runtime = ctx.jobs.processesOf(endpoint);
+  if (!runtime) throw new HttpProblem(400, `Endpoint "${endpoint.id}" is of kind ${endpoint.kind}: only \`worker\` endpoints have processes and logs.`);
   if (s[4] === 'workers') return sendJson(res, 200, { workers: runtime.processes() });
   const q = url.searchParams;
   const after = q.has('after') ? Number(q.get('after')) : undefined;
