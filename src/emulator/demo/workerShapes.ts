@@ -9,7 +9,8 @@
 //   speech         {audio_base64: "<base64 WAV>", sample_rate, format: "wav"}  (text-to-speech handlers)
 //   transcription  {transcription, segments, detected_language, ...}  (runpod-workers/worker-faster_whisper)
 //   empty          null: a handler that forgot to return
-import { approximateJsonBytes, RESULT_LIMIT_BYTES } from '../../core/outputs/resultNotes';
+import { approximateJsonBytes } from '../../core/outputs/resultNotes';
+import { RESULT_LIMIT_BYTES, resultTooLargeMessage } from '../jobs/resultLimit';
 import { SAMPLE_JPEG_BASE64 } from './assets/sampleJpeg';
 import { hashString } from '../prng';
 import { drawImage } from './png';
@@ -84,7 +85,7 @@ export function shapedOutput(kind: WorkerShapeKind, p: ShapeParams): unknown {
 export function resultTooLarge(output: unknown): string | undefined {
   const bytes = approximateJsonBytes(output);
   if (bytes <= RESULT_LIMIT_BYTES) return undefined;
-  return `Job result payload too large: ${(bytes / 1e6).toFixed(1)} MB, over the 20 MB limit for a job's result. Upload files (s3Config) and return their URLs instead.`;
+  return resultTooLargeMessage(bytes);
 }
 
 function jpegBytes(input: Record<string, unknown>): number {
