@@ -2,10 +2,12 @@
 // host to act; it never fetches anything. Everything from the service or a file is set with textContent,
 // attributes only with setAttribute after a check, and media only from saved local files: blob: URLs of the
 // bytes the host sent, or (a file too big to send) the webview's own resource origin — the CSP enforces it too.
-import { HostMessage, type PanelJob, type PanelOutput, PanelState, type WebviewMessage } from '../../src/jobPanel/protocol';
+import { HostMessage, PanelJob, type PanelOutput, PanelState, type WebviewMessage } from '../../src/jobPanel/protocol';
 import { formatUsdExact } from '../../src/core/billing/usd';
 import { vscode } from '../../src/webview/vscodeApi';
 import { retryWaitText } from '../../src/errors/retryWaitText';
+import { describeJob, lifeLine } from '../../src/core/jobs/jobLife';
+import { formatDuration } from '../../src/core/jobs/durationText';
 
 const root = document.getElementById('root') ?? document.body.appendChild(document.createElement('main'));
 let current: PanelJob | undefined;
@@ -50,43 +52,11 @@ function isLocalResource(src: string | undefined): src is string {
   }
 }
 
-function seconds(ms: number | undefined): string {
-  if (ms === undefined) return '—';
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
-}
-
-function elapsed(from: number, to: number): string {
-  const s = Math.max(0, Math.floor((to - from) / 1000));
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
-}
-
-const STATUS_WORDS: Record<string, string> = {
-  SUBMITTING: 'Submitting…',
-  SAVING_OUTPUTS: 'Finished, saving outputs…',
-  IN_QUEUE: 'In queue',
-  IN_PROGRESS: 'In progress',
-  RUNNING: 'Running',
-  COMPLETED: 'Completed',
-  FAILED: 'Failed',
-  CANCELLED: 'Cancelled',
-  TIMED_OUT: 'Timed out',
-  STOPPED: 'Stopped waiting',
-  ERROR: 'Error',
-};
-
 function statusLine(job: PanelJob, now: number): string {
-  const line = progressLine(job, now);
+  // The job life's one line, as the Jobs view and the status bar say it.
+  const line = lifeLine(job, now);
   // A poll waiting before its retry says so, counting down (issue 12); the host posts only its start and end.
   return job.running && job.retryWait && job.retryWait.until > now ? `${line} · ${retryWaitText(job.retryWait, now)}` : line;
-}
-
-function progressLine(job: PanelJob, now: number): string {
-  const words = STATUS_WORDS[job.status] ?? job.status;
-  if (job.running && (job.status === 'IN_QUEUE' || job.status === 'SUBMITTING')) return `${words} for ${elapsed(job.submittedAt, now)}`;
-  if (job.status === 'SAVING_OUTPUTS') return words;
-  if (job.running && job.startedAt !== undefined) return `${words} for ${elapsed(job.startedAt, now)}`;
-  if (job.finishedAt !== undefined) return `${words} after ${elapsed(job.submittedAt, job.finishedAt)}`;
-  return words;
 }
 
 type SavedMedia = Extract<PanelOutput, { kind: 'image' | 'video' | 'audio' }>;
@@ -161,7 +131,8 @@ function render(job: PanelJob, fromHost: boolean): void {
   } else {
     row('Input', 'entered directly');
   }
-  row('Mode', job.mode === 'sync' ? 'sync (/runsync)' : 'async (/run, then /status)');
+  // What really happens (issue 22): an async job is followed on the long poll where the service has one.
+  row('Mode', job.mode === 'sync' ? 'sync (/runsync, then followed on /status-sync if it outlives the wait)' : 'async (/run, then followed on /status-sync, or /status where the service has none)');
   header.append(meta);
 
   const actions = el('div', 'actions');
@@ -190,8 +161,9 @@ function render(job: PanelJob, fromHost: boolean): void {
     timings.append(el('dt', undefined, name), el('dd', undefined, value));
   };
   t('Status', job.status);
-  t('Delay (queue)', job.delayTime !== undefined ? seconds(job.delayTime) : undefined);
-  t('Execution', job.executionTime !== undefined ? seconds(job.executionTime) : undefined);
+  if (job.attempt !== undefined && job.attempt > 1) t('Attempt', String(job.attempt));
+  t('Delay (queue)', job.delayTime !== undefined ? formatDuration(job.delayTime) : undefined);
+  t('Execution', job.executionTime !== undefined ? formatDuration(job.executionTime) : undefined);
   t('Worker', job.workerId);
   t('Cost', job.cost !== undefined ? formatUsdExact(job.cost) : undefined);
   status.append(timings);
@@ -204,6 +176,16 @@ function render(job: PanelJob, fromHost: boolean): void {
   }
   if (job.note) status.append(el('p', 'note', job.note));
   root.append(status);
+
+  // The worker's latest progress update while the job runs (`output` of an IN_PROGRESS job).
+  if (job.progress !== undefined && describeJob(job).live) {
+    const section = el('section', 'progress');
+    section.append(el('h2', undefined, 'Progress'));
+    const text = el('pre', 'progress-text', job.progress);
+    text.id = 'progress';
+    section.append(text);
+    root.append(section);
+  }
 
   // A streaming worker's text as it is written, until the saved output.txt takes its place.
   if (job.streamText !== undefined && !job.outputs.some((o) => o.kind === 'text')) {
@@ -332,11 +314,24 @@ function renderOutputs(outputs: PanelOutput[], fromHost: boolean, used: Map<stri
 function startTicker(job: PanelJob): void {
   if (ticker) clearInterval(ticker);
   ticker = undefined;
-  if (!job.running) return;
+  // Ticks while the job life says the job moves; stops at its final state.
+  if (!job.running || !describeJob(job).live) return;
   ticker = setInterval(() => {
     const line = document.getElementById('status-line');
     if (line && current) line.textContent = statusLine(current, Date.now());
   }, 1000);
+}
+
+/** The job the host wrote into the page (a data attribute, validated like any message). */
+function initialJob(): PanelJob | undefined {
+  const raw = root.dataset['job'];
+  if (!raw) return undefined;
+  try {
+    const parsed = PanelJob.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -346,8 +341,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   else if (parsed.data.type === 'file') receiveFile(parsed.data.src, parsed.data.bytes);
 });
 
-// Show what we had before hiding or reloading at once, then ask the host for the current state.
+// Show what we had before hiding or reloading at once, else the job as it stood when the host wrote the page
+// (no blank first paint), then ask the host for the current state.
 const saved = PanelState.safeParse(vscode.getState());
-if (saved.success && saved.data.job) render(saved.data.job, false);
+const firstJob = saved.success && saved.data.job ? saved.data.job : initialJob();
+if (firstJob) render(firstJob, false);
 else root.append(el('p', 'note', 'Loading job…'));
 send({ type: 'ready' });

@@ -8,10 +8,12 @@ import type { ErrorAction } from '../errors/describeError';
 import type { WaitLike } from '../errors/retryWaitText';
 import type { HistoryStore } from '../history/historyStore';
 import { JOB_PANEL_VIEW_TYPE } from '../jobs/commandIds';
-import { isFinished, JobRecord, statusWords } from '../jobs/jobRecord';
+import { describeJob } from '../core/jobs/jobLife';
+import { isFinished, JobRecord } from '../jobs/jobRecord';
 import { renderWebviewHtml, webviewOptions } from '../webview/html';
 import { WebviewChannel } from '../webview/messages';
 import { abbreviate, toPanelJob } from './panelModel';
+import { actOnOutput } from './outputActions';
 import { fileSize, MAX_FILE_BYTES_IN_MESSAGE, readJobJson, readWholeFile, recordFromJobJson } from './savedJobFiles';
 import { HostMessage, type PanelJob, PanelState, WebviewMessage } from './protocol';
 
@@ -169,6 +171,7 @@ export class JobPanels implements vscode.Disposable {
       channel: new WebviewChannel<WebviewMessage, HostMessage>(panel.webview, WebviewMessage, (m) => this.onMessage(key, m), this.logger, HostMessage),
     };
     this.panels.set(key, open);
+    const record = this.history.get(key);
     panel.webview.html = renderWebviewHtml({
       webview: panel.webview,
       extensionUri: this.extensionUri,
@@ -178,6 +181,8 @@ export class JobPanels implements vscode.Disposable {
       // Saved outputs are shown from their bytes (see PanelOutput's sentAsBytes), as blob: URLs the page makes.
       imgSrc: ['blob:'],
       mediaSrc: ['blob:'],
+      // The job as it stands, so the first paint is not blank until `ready` has made its round trip.
+      ...(record ? { initialState: this.panelJob(open, record) } : {}),
     });
     panel.onDidDispose(() => {
       open.channel.dispose();
@@ -193,6 +198,8 @@ export class JobPanels implements vscode.Disposable {
     // Updates overlap (each may wait for file reads): one started later has the newer record, so an earlier
     // one still waiting gives way to it and never posts an older state after a newer one.
     const generation = ++open.generation;
+    // A retried job moves again: the job.json of its failed attempt is no longer what it is.
+    if (!isFinished(record)) open.jobJson = undefined;
     // The panel may also have been closed meanwhile: never post to a disposed webview.
     const superseded = (): boolean => this.panels.get(key) !== open || open.generation !== generation;
     if (open.jobJson === undefined && isFinished(record) && record.outputsFolder) {
@@ -201,15 +208,7 @@ export class JobPanels implements vscode.Disposable {
       if (superseded()) return;
       if (jobJson !== undefined) open.jobJson = abbreviate(jobJson);
     }
-    const roots = this.actions.outputRoots().map((r) => r.toString());
-    const job = toPanelJob(record, {
-      webview: open.panel.webview,
-      running: this.actions.isRunning(key),
-      retryWait: this.actions.retryWait(key),
-      errorActions: this.actions.errorActions(key),
-      jobJson: open.jobJson ?? (isFinished(record) ? undefined : { input: record.input }),
-      isAllowedFile: (uri) => roots.some((r) => uri.toString().startsWith(`${r}/`)),
-    });
+    const job = this.panelJob(open, record);
     open.last = job;
     const files = await this.markFilesSentAsBytes(open, record, job);
     if (superseded()) return;
@@ -218,6 +217,19 @@ export class JobPanels implements vscode.Disposable {
     open.channel.post({ type: 'job', job });
     this.postEmitter.fire({ key, job });
     void this.sendFiles(open);
+  }
+
+  /** What the page shows of `record`: rendered from the record, never worked out here. */
+  private panelJob(open: OpenPanel, record: JobRecord): PanelJob {
+    const roots = this.actions.outputRoots().map((r) => r.toString());
+    return toPanelJob(record, {
+      webview: open.panel.webview,
+      running: this.actions.isRunning(open.key),
+      retryWait: this.actions.retryWait(open.key),
+      errorActions: this.actions.errorActions(open.key),
+      jobJson: open.jobJson ?? (isFinished(record) ? undefined : { input: record.input }),
+      isAllowedFile: (uri) => roots.some((r) => uri.toString().startsWith(`${r}/`)),
+    });
   }
 
   /**
@@ -317,29 +329,10 @@ export class JobPanels implements vscode.Disposable {
         return;
       }
       case 'openOutput':
-        // VS Code's own image preview (and its players) for the saved file.
-        if (outputUri) await vscode.commands.executeCommand('vscode.open', outputUri, vscode.ViewColumn.Active);
-        return;
       case 'openExternally':
-        if (outputUri) {
-          const opened = await vscode.env.openExternal(outputUri);
-          if (!opened) await vscode.commands.executeCommand('revealInExplorer', outputUri);
-        }
-        return;
-      case 'saveAs': {
-        if (!outputUri) return;
-        const name = outputUri.path.slice(outputUri.path.lastIndexOf('/') + 1);
-        const base = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.joinPath(outputUri, '..');
-        const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(base, name), title: 'Save output as' });
-        if (target) {
-          await vscode.workspace.fs.copy(outputUri, target, { overwrite: true });
-          void vscode.window.showInformationMessage(`Saved ${vscode.workspace.asRelativePath(target)}`);
-        }
-        return;
-      }
+      case 'saveAs':
       case 'copySeed':
-        await vscode.env.clipboard.writeText(String(message.seed));
-        void vscode.window.setStatusBarMessage(`Seed ${message.seed} copied`, 3000);
+        await actOnOutput(message, outputUri);
         return;
     }
   }
@@ -347,5 +340,5 @@ export class JobPanels implements vscode.Disposable {
 
 function titleOf(record: JobRecord | undefined): string {
   if (!record) return 'Job';
-  return `${record.endpointId} · ${statusWords(record.status)}`;
+  return `${record.endpointId} · ${describeJob(record).statusText}`;
 }

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { ErrorAction } from '../errors/describeError';
 import type { WaitLike } from '../errors/retryWaitText';
 import { LocalStatus, type JobRecord } from '../jobs/jobRecord';
-import { isTerminalStatus } from '../core/schemas';
+import { describeJob } from '../core/jobs/jobLife';
 import type { PanelJob, PanelOutput } from './protocol';
 
 /** Longest string kept as is in the panel's job JSON; longer ones (base64 images) are abbreviated. */
@@ -43,6 +43,7 @@ export function toPanelJob(
         return { kind: 'rejected', index, reason: o.note ?? 'Rejected.', value: o.field };
     }
   });
+  const life = describeJob(record);
   return {
     key: record.key,
     endpointId: record.endpointId,
@@ -54,7 +55,7 @@ export function toPanelJob(
     retryWait: options.running && options.retryWait ? { reason: options.retryWait.reason, status: options.retryWait.status, until: options.retryWait.until } : undefined,
     canCancel:
       record.jobId !== undefined &&
-      ((options.running && !isTerminalStatus(record.status) && record.status !== LocalStatus.saving) || record.status === LocalStatus.stopped),
+      ((options.running && life.live) || record.status === LocalStatus.stopped),
     canRetry: !options.running && record.jobId !== undefined && (record.status === 'FAILED' || record.status === 'TIMED_OUT'),
     submittedAt: record.submittedAt,
     startedAt: record.startedAt,
@@ -66,6 +67,8 @@ export function toPanelJob(
     error: record.error,
     queueReason: record.status === 'IN_QUEUE' ? record.queueReason : undefined,
     streamText: record.streamText,
+    progress: life.live ? record.progress : undefined,
+    attempt: record.attempt,
     errorActions: options.errorActions.map((a, i) => ({ id: String(i), label: a.title })),
     note: record.note,
     outputsFolder: record.outputsFolder ? vscode.workspace.asRelativePath(vscode.Uri.parse(record.outputsFolder)) : undefined,
