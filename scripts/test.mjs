@@ -17,7 +17,7 @@ const vsix = `${manifest.name}-${manifest.version}.vsix`;
 const steps = [
   { name: 'type-check', cmd: 'npx', args: ['tsc', '-p', '.', '--noEmit'], kind: 'step' },
   { name: 'build', cmd: 'node', args: ['scripts/build.mjs'], kind: 'step', gate: true },
-  { name: 'README settings table matches package.json', cmd: 'node', args: ['scripts/readme-settings.mjs', '--check'], kind: 'step' },
+  { name: 'docs/settings.md table matches package.json', cmd: 'node', args: ['scripts/settings-table.mjs', '--check'], kind: 'step' },
   { name: 'unit tests', cmd: 'node', args: ['scripts/run-node-tests.mjs', 'test/unit'], kind: 'node-test' },
   // The emulator as a separate process (dist/emulator.js from the build above), over real HTTP (issue 3).
   { name: 'emulator conformance', cmd: 'node', args: ['scripts/run-node-tests.mjs', 'test/emulator'], kind: 'node-test' },

@@ -1,42 +1,17 @@
 // The contract of the core client: what the editor layer (tree, panel, commands) calls. Implemented by
 // `createServiceClient` in ./http/client.ts; job waiting lives in ./jobs/. No `vscode` import.
-import type { BillingQueryParams, Job, JobInput, RateLimitWindow, RunResponse } from './schemas';
+import type { BillingQueryParams, Job, JobInput, RunResponse } from './schemas';
 import type { RetryWait } from './http/request';
 import type { BillingTableResult } from './billing/readBillingBody';
 import type { RuntimeCalls } from './runtime/client';
 import type { RequestOptions } from './runtime/schemas';
 import type { ServerlessCalls } from './serverless/client';
+import type { CallOptions, ConnectionSettings } from './http/connectionSettings';
+import type { RateLimitSnapshot } from './http/rateLimit';
 
-/** Where requests go and with which key. The key is only ever sent to these two origins. */
-export interface ConnectionSettings {
-  /** Base URL of the REST billing route, e.g. https://api.runpod.io (SPEC "{base_url}"). */
-  billingBaseUrl: string;
-  /** Base URL of the job routes, e.g. https://api.runpod.ai (SPEC "{serverless_url}"). */
-  jobsBaseUrl: string;
-  /** Undefined: requests are sent without Authorization and the service answers 401. */
-  apiKey?: string;
-  /** Per-request timeout; default 30 s. */
-  timeoutMs?: number;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-}
-
-/** One window of the RateLimit / RateLimit-Policy headers (SPEC 8.2, 8.3). */
-export interface RateLimitWindowState {
-  window: RateLimitWindow;
-  /** `r`: requests left in this window after the response that reported it. */
-  remaining: number;
-  /** When the window resets: the response's receipt time plus `t` seconds (epoch ms). */
-  resetAt: number;
-  /** `q` of RateLimit-Policy, if the server sent it. */
-  quota?: number;
-  /** `w` of RateLimit-Policy, in seconds, if the server sent it. */
-  windowSeconds?: number;
-}
-export type RateLimitSnapshot = Partial<Record<RateLimitWindow, RateLimitWindowState>>;
+// The transport's own types, named here too: the editor layer reads the whole contract from this one module.
+export type { CallOptions, ConnectionSettings } from './http/connectionSettings';
+export type { RateLimitSnapshot, RateLimitWindowState } from './http/rateLimit';
 
 /** A job's submission: the input, and the documented options sent with it (webhook, policy, s3Config). */
 export interface SubmitOptions extends CallOptions {

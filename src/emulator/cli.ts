@@ -6,7 +6,7 @@
 // A bad config (or a bad flag) exits with code 2 and names the bad field; a port in use exits 1.
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfigFile, startEmulator, type EmulatorConfig, type RunningEmulator } from './index';
-import { DEMO_KEYS } from './demo';
+import { DEMO_KEYS } from './demo/demo';
 
 const USAGE = 'usage: emulator [--host 127.0.0.1] [--port N] [--config FILE] [--admin] [--verbose] [--exit-with-stdin]';
 

@@ -7,9 +7,9 @@ import { DateTime } from '../core/schemas';
 import '../core/zodMessages';
 import { OperationLimitsConfig } from './jobs/operationLimits';
 import { RUNTIME_FIELDS } from './jobs/runtimeSettings';
-import { WorkerCommandConfig } from './workerProtocol/workerConfig';
+import { WorkerCommandConfig } from './workers/process/workerConfig';
 
-// `worker` (issue 14): jobs run by real processes running the user's handler (src/emulator/workerProtocol/).
+// `worker` (issue 14): jobs run by real processes running the user's handler (src/emulator/workers/process/).
 export const ENDPOINT_KINDS = ['image', 'public-image', 'public-video', 'public-audio', 'echo', 'llm', 'worker'] as const;
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
 

@@ -1,24 +1,24 @@
 // The emulator's in-process API: start it on a port, get its URL, its clock, and a way to stop it. Used by the
 // CLI (cli.ts), tests, benchmarks and the extension's "Start Local Emulator".
 import type { AddressInfo } from 'node:net';
-import { FaultQueue } from './faults';
-import { KeyRing, type Account } from './auth';
-import { BillingStore } from './billingStore';
+import { FaultQueue } from './http/faults';
+import { KeyRing, type Account } from './http/auth';
+import { BillingStore } from './billing/billingStore';
 import { EmulatorClock } from './clock';
 import { parseConfig, type EmulatorConfig, type EmulatorConfigInput, type UserConfig } from './config';
-import { demoConfig } from './demo';
+import { demoConfig } from './demo/demo';
 import { FileStore } from './fileStore';
-import { JobQueue } from './jobQueue';
+import { JobQueue } from './jobs/jobQueue';
 import { OperationLimiter } from './jobs/operationLimits';
-import { RateLimiter } from './rateLimiter';
-import { createEmulatorServer } from './server';
-import { defaultScale, generateUsage } from './syntheticUsage';
-import { WorkerRegistry } from './workerProtocol/workerRuntime';
+import { RateLimiter } from './http/rateLimiter';
+import { createEmulatorServer } from './http/server';
+import { defaultScale, generateUsage } from './billing/syntheticUsage';
+import { WorkerRegistry } from './workers/process/workerRuntime';
 
 export { EmulatorClock } from './clock';
 export { ConfigError, EmulatorConfigSchema, loadConfigFile, parseConfig } from './config';
 export type { EmulatorConfig, EmulatorConfigInput } from './config';
-export { DEMO_KEYS, demoConfig } from './demo';
+export { DEMO_KEYS, demoConfig } from './demo/demo';
 
 export interface EmulatorOptions {
   /** Interface to bind; default 127.0.0.1 (issue 3: loopback unless told otherwise). */

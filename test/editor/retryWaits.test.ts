@@ -1,6 +1,6 @@
 // Issue 12, finding 4, in the real editor: while a request waits out a 429's Retry-After, the user is told
 // where they look: the Endpoints view and the status bar for the billing refresh, the job's panel and the
-// Jobs view for a job whose status poll waits. The 429s are the emulator's admin faults (README "Admin routes").
+// Jobs view for a job whose status poll waits. The 429s are the emulator's admin faults (docs/emulator.md, "Admin routes").
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { createServiceClient } from '../../src/core/http/client';

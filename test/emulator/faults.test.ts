@@ -1,5 +1,5 @@
 // Issue #3 "Admin": POST /__admin/faults turns on failure modes for clients' resilience tests. The JSON is the
-// emulator's own (README.md, "The local emulator"): {kind: "status", status, retryAfter?} | {kind: "drop"} |
+// emulator's own (docs/emulator.md): {kind: "status", status, retryAfter?} | {kind: "drop"} |
 // {kind: "delay", delayMs} | {kind: "non-json"} | {kind: "bad-schema"}, each with count (default 1) and a path
 // prefix (default "/v2/"). A faulted request is not processed: no job, no rate-limit unit.
 import { after, afterEach, before, describe, test } from 'node:test';

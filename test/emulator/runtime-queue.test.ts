@@ -1,6 +1,6 @@
 // Issue 9 "Workers and a real queue per endpoint": workersMin/workersMax, cold start (initializing), idle
 // timeout, one FIFO queue per endpoint, delayTime as the real wait, low-priority jobs last and never scaling,
-// the queue-size 429 of the docs' rate-limit section; all on the emulator clock (README, "Workers, queue and
+// the queue-size 429 of the docs' rate-limit section; all on the emulator clock (docs/emulator.md, "Workers, queue and
 // runtime routes").
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServiceClient } from '../../src/core/http/client';
 import { InvalidIdError } from '../../src/core/http/errors';
-import { joinUrl } from '../../src/core/http/request';
+import { joinUrl } from '../../src/core/http/url';
 import { checkId } from '../../src/core/ids';
 import { json, rejection, scriptedServers } from './support/scriptedServer';
 

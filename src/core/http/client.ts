@@ -1,7 +1,8 @@
 // The service client (the contract of ../service.ts) on top of the one HTTP layer: every route of SPEC 4,
 // each response read leniently with the schemas of ../schemas.ts. No `vscode` import.
 import { BadQueryError } from './errors';
-import { createHttpTransport, DEFAULT_TIMEOUT_MS, joinUrl, originOf, type RetryPolicy } from './request';
+import { createHttpTransport, DEFAULT_TIMEOUT_MS, type RetryPolicy } from './request';
+import { joinUrl, originOf } from './url';
 import type { Clock } from './clock';
 import { createRedactingLogger, silentLogger, type Logger } from '../log';
 import { billingQueryString, validateBillingQuery } from '../billing/query';

@@ -2,8 +2,22 @@
 // shows, and deciding how long to hold the next request so we wait out an exhausted window rather than
 // draw a 429. Both headers are structured-field lists (RFC 8941), parsed with `structured-headers`.
 import { parseList, Token, type List, type Parameters } from 'structured-headers';
-import type { RateLimitSnapshot, RateLimitWindowState } from '../service';
 import { RATE_LIMIT_WINDOWS, type RateLimitWindow } from '../schemas';
+
+/** One window of the RateLimit / RateLimit-Policy headers (SPEC 8.2, 8.3). */
+export interface RateLimitWindowState {
+  window: RateLimitWindow;
+  /** `r`: requests left in this window after the response that reported it. */
+  remaining: number;
+  /** When the window resets: the response's receipt time plus `t` seconds (epoch ms). */
+  resetAt: number;
+  /** `q` of RateLimit-Policy, if the server sent it. */
+  quota?: number;
+  /** `w` of RateLimit-Policy, in seconds, if the server sent it. */
+  windowSeconds?: number;
+}
+export type RateLimitSnapshot = Partial<Record<RateLimitWindow, RateLimitWindowState>>;
+
 
 interface HeaderSource {
   get(name: string): string | null;

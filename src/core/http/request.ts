@@ -13,13 +13,13 @@
 //   server: a duplicate job costs the user money. Holding a request back BEFORE sending it, because a
 //   rate-limit window is exhausted, is always fine: nothing reached the server yet.
 import type * as z from 'zod/mini';
-import { BodyTooLargeError, CancelledError, NetworkError, RateLimitedError, ServiceError, TimeoutError } from './errors';
+import { CancelledError, NetworkError, RateLimitedError, ServiceError, TimeoutError } from './errors';
 import { parseBody, type BodyParser } from './parseBody';
-import { exhaustedWindow, isEmptySnapshot, mergeRateLimits, parseRateLimitHeaders, rateLimitWaitMs } from './rateLimit';
+import { describeFailure, readText } from './bodyText';
+import { exhaustedWindow, isEmptySnapshot, mergeRateLimits, parseRateLimitHeaders, rateLimitWaitMs, type RateLimitSnapshot } from './rateLimit';
 import { errorFromResponse, requestedWaitMs } from './responseError';
 import { systemClock, type Clock } from './clock';
 import { scrubSecrets, silentLogger, unescapePrintableAscii, type Logger } from '../log';
-import type { RateLimitSnapshot } from '../service';
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -128,90 +128,6 @@ interface RawResponse {
   /** A written sink only for a 2xx answer to a request read with a BytesBodyReader; scrubbed text otherwise. */
   body: string | BodySink<unknown>;
   receivedAt: number;
-}
-
-/** The origin of a base URL; throws a clear error for a URL that is not http(s). */
-export function originOf(baseUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new TypeError(`Not a valid URL: ${baseUrl}`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`Not an http(s) URL: ${baseUrl}`);
-  return url.origin;
-}
-
-/**
- * `base` (which may carry a path prefix) joined with an absolute route such as `/v2/x/run`. The backstop of
- * issue 12 for any route builder (../ids.ts checks the ids of ../schemas.ts routes): if the URL parser
- * rewrote the route (a `..` segment, a `?` or `#` inside an id), the key would go to a route nobody asked for,
- * so nothing is sent.
- */
-export function joinUrl(base: string, route: string, query?: URLSearchParams): URL {
-  const prefix = base.replace(/\/+$/, '');
-  const url = new URL(prefix + route);
-  const expected = new URL(prefix).pathname.replace(/\/+$/, '') + route;
-  if (url.pathname !== expected || url.search !== '' || url.hash !== '') {
-    throw new TypeError(`Refused to send a request to ${JSON.stringify(route)}: the URL parser reads it as ${JSON.stringify(url.pathname + url.search + url.hash)}.`);
-  }
-  if (query && [...query.keys()].length > 0) url.search = query.toString();
-  return url;
-}
-
-/** Why a fetch failed, in words: undici hides the useful part (ECONNREFUSED, "other side closed") in `cause`. */
-function describeFailure(e: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = e;
-  for (let depth = 0; current !== undefined && current !== null && depth < 4; depth++) {
-    if (current instanceof Error) {
-      const code = (current as { code?: unknown }).code;
-      const text = typeof code === 'string' && !current.message.includes(code) ? `${current.message} (${code})` : current.message;
-      if (text && !parts.includes(text)) parts.push(text);
-      current = (current as { cause?: unknown }).cause;
-    } else {
-      parts.push(String(current));
-      break;
-    }
-  }
-  // "fetch failed" says nothing a user can act on when a cause follows.
-  const useful = parts.length > 1 ? parts.filter((p) => p !== 'fetch failed') : parts;
-  return useful.join(': ') || 'connection failed';
-}
-
-/**
- * The body as text, decoded chunk by chunk as it arrives. `response.text()` holds every chunk, then one
- * concatenated copy of them all, then the text: about three times the body at once, which for a job of four
- * big base64 images (6 MB of JSON) was most of the extension host's peak (issue 11). Each chunk here is
- * dropped once decoded. Decodes as text() does (UTF-8, a leading BOM dropped, bad bytes replaced).
- */
-export async function readText(response: Response, maxBytes = Infinity): Promise<string> {
-  // A declared length over the limit is refused before a byte of the body is read.
-  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new BodyTooLargeError(maxBytes, response.status);
-  }
-  if (!response.body) return response.text();
-  const decoder = new TextDecoder();
-  const pieces: string[] = [];
-  const reader = response.body.getReader();
-  let bytes = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      if (bytes > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw new BodyTooLargeError(maxBytes, response.status);
-      }
-      pieces.push(decoder.decode(value, { stream: true }));
-    }
-  } finally {
-    reader.releaseLock();
-  }
-  pieces.push(decoder.decode());
-  return pieces.join('');
 }
 
 export function createHttpTransport(options: HttpTransportOptions): HttpTransport {

@@ -6,7 +6,7 @@ import {
   type ProblemInfo, type ServiceError,
 } from './errors';
 import { parseRetryAfterMs, rateLimitWaitMs } from './rateLimit';
-import type { RateLimitSnapshot } from '../service';
+import type { RateLimitSnapshot } from './rateLimit';
 
 /** When a 429 says nothing about how long to wait, wait this long (and let backoff grow from there). */
 export const DEFAULT_RATE_LIMIT_WAIT_MS = 1000;

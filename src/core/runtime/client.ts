@@ -1,9 +1,10 @@
 // The job-control calls of the service client (cancel, retry, health, purge-queue, stream, status-sync), on
 // the same HTTP layer as SPEC 4's routes: the same key rules, timeouts, typed errors and rate limits.
 // POSTs are never retried (a second cancel is harmless, but a second retry would run the job twice).
-import { joinUrl, type HttpTransport } from '../http/request';
+import type { HttpTransport } from '../http/request';
+import { joinUrl } from '../http/url';
 import { Job } from '../schemas';
-import type { CallOptions, ConnectionSettings } from '../service';
+import type { CallOptions, ConnectionSettings } from '../http/connectionSettings';
 import { HealthResponse, JobActionResponse, PurgeQueueResponse, runtimeRoutes, StreamResponse } from './schemas';
 
 /** The longest `?wait=` the platform honours on status-sync (runpod-sdk clamps to 1-90 s). */

@@ -1,7 +1,8 @@
 // The REST v2 "Serverless" calls of the service client, on the billing base URL: the user's endpoints (with
 // their names and scaling settings), one endpoint, and an endpoint's live workers. Same HTTP layer as billing.
-import { joinUrl, type HttpTransport } from '../http/request';
-import type { CallOptions, ConnectionSettings } from '../service';
+import type { HttpTransport } from '../http/request';
+import { joinUrl } from '../http/url';
+import type { CallOptions, ConnectionSettings } from '../http/connectionSettings';
 import { ListEndpointsResponse, ListEndpointWorkersResponse, ServerlessEndpoint, serverlessRoutes } from './schemas';
 
 export interface ServerlessCalls {

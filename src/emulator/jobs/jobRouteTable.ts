@@ -1,8 +1,8 @@
 // The job routes under /v2/<endpoint>/ (SPEC 4.2-4.4 and the docs' "Operation reference"), matched by path
 // alone (the method is checked after, for a 405), and dispatched once the request passed auth and rate limits.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Principal } from '../auth';
-import { handleStatus, handleStatusSync, handleSubmit, type JobRouteContext } from '../jobRoutes';
+import type { Principal } from '../http/auth';
+import { handleStatus, handleStatusSync, handleSubmit, type JobRouteContext } from './jobRoutes';
 import { handleCancel, handleHealth, handlePurge, handleRetry, handleStream } from './runtimeRoutes';
 
 const ENDPOINT_OPS = { run: 'POST', runsync: 'POST', health: 'GET', 'purge-queue': 'POST' } as const;

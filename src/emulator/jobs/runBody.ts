@@ -5,7 +5,7 @@
 import * as z from 'zod/mini';
 import { RunRequest } from '../../core/schemas';
 import '../../core/zodMessages';
-import { HttpProblem } from '../respond';
+import { HttpProblem } from '../http/respond';
 
 const WEEK_MS = 7 * 86_400_000;
 

@@ -4,10 +4,10 @@
 // purge need jobs:run (they change jobs, like submitting); health and stream read, so they need jobs:read.
 // The clients send no body (runpod-python) or `{}` (runpod-sdk): a body is read and ignored.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requireEndpoint, requireScope, type Principal } from '../auth';
-import { readJobQuery, requireJob, type JobRouteContext } from '../jobRoutes';
-import { readBody } from '../requestBody';
-import { sendJson } from '../respond';
+import { requireEndpoint, requireScope, type Principal } from '../http/auth';
+import { readJobQuery, requireJob, type JobRouteContext } from './jobRoutes';
+import { readBody } from '../http/requestBody';
+import { sendJson } from '../http/respond';
 import { holdUntil } from './hold';
 import { nextBatchAt } from './streamView';
 

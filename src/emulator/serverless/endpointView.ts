@@ -2,7 +2,7 @@
 // (src/core/serverless/schemas.ts), filled from the config where it has the value and with the reference's
 // own defaults and examples where the emulator has nothing to say (README, "The local emulator").
 import type { ServerlessEndpoint } from '../../core/serverless/schemas';
-import type { UserUsage } from '../billingStore';
+import type { UserUsage } from '../billing/billingStore';
 import { isoUtc } from '../clock';
 import type { EndpointConfig } from '../config';
 import { scalingOf } from './scaling';

@@ -3,10 +3,10 @@
 // shapes from the REST v2 reference (operations listEndpoints, getEndpoint, listEndpointWorkers). The server
 // has already done route, fault, 401 and 429; here: scope (403), query (400), the endpoint (403/404).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requireScope, type Principal } from '../auth';
+import { requireScope, type Principal } from '../http/auth';
 import type { EndpointConfig } from '../config';
-import { readQueryParams } from '../queryParams';
-import { HttpProblem, sendJson } from '../respond';
+import { readQueryParams } from '../http/queryParams';
+import { HttpProblem, sendJson } from '../http/respond';
 import { endpointView, isListed } from './endpointView';
 import { workersView, type WorkerSnapshot } from './workersView';
 

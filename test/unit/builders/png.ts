@@ -1,7 +1,7 @@
 // Builds real, decodable PNG files of a given size (for output parsing and saving tests), and data URIs of them.
-// The bytes come from the emulator's PNG writer (src/emulator/png.ts, itself checked against a strict reader
+// The bytes come from the emulator's PNG writer (src/emulator/demo/png.ts, itself checked against a strict reader
 // in test/unit/emulator/png.test.ts), so there is one PNG encoder in the repository, not two.
-import { encodePng } from '../../../src/emulator/png';
+import { encodePng } from '../../../src/emulator/demo/png';
 
 /** A grey RGB PNG of width x height. */
 export function aPng(width = 2, height = 1): Buffer {

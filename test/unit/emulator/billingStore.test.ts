@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bucketBoundaries, UserUsage } from '../../../src/emulator/billingStore';
+import { bucketBoundaries, UserUsage } from '../../../src/emulator/billing/billingStore';
 
 const H = 3_600_000;
 const t = (iso: string) => Date.parse(iso);

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inflateSync } from 'node:zlib';
-import { crc32, drawImage } from '../../../src/emulator/png';
-import { synthesizeWav, WAV_SAMPLE_RATE } from '../../../src/emulator/wav';
+import { crc32, drawImage } from '../../../src/emulator/demo/png';
+import { synthesizeWav, WAV_SAMPLE_RATE } from '../../../src/emulator/demo/wav';
 
 /** A minimal PNG reader: chunks with their CRCs checked, IHDR, and the inflated scanlines. */
 function readPng(buf: Buffer): { width: number; height: number; colourType: number; rows: Buffer } {

@@ -1,7 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as z from 'zod/mini';
-import { createHttpTransport, joinUrl, type HttpRequest, type HttpTransportOptions } from '../../../src/core/http/request';
+import { createHttpTransport, type HttpRequest, type HttpTransportOptions } from '../../../src/core/http/request';
+import { joinUrl } from '../../../src/core/http/url';
 import {
   BodyTooLargeError, CancelledError, ForbiddenError, NetworkError, NotFoundError, RateLimitedError, SchemaError, ServerError, TimeoutError,
   UnauthorizedError, ValidationError, type ServiceError,

@@ -3,8 +3,8 @@
 // An admitted request consumes one unit in every window and its own response already counts it; a refused
 // one (429) consumes nothing. Headers are serialized with structured-headers (RFC 8941 lists).
 import { serializeList, type List } from 'structured-headers';
-import { RATE_LIMIT_WINDOWS, RATE_LIMIT_WINDOW_SECONDS, type RateLimitWindow } from '../core/schemas';
-import type { EmulatorClock } from './clock';
+import { RATE_LIMIT_WINDOWS, RATE_LIMIT_WINDOW_SECONDS, type RateLimitWindow } from '../../core/schemas';
+import type { EmulatorClock } from '../clock';
 
 export type RateLimits = Record<RateLimitWindow, number>;
 

@@ -4,7 +4,7 @@
 // `{choices: [{tokens: [...]}], usage: {input, output}}` (`output` counting the tokens so far), and with the
 // worker's aggregated stream the job's final `output` is the list of every batch. Inputs as in the docs'
 // "Send vLLM requests": `prompt`, or `messages` (role/content), and `sampling_params.max_tokens`.
-import { hashString, seededRandom } from '../prng';
+import { hashString, seededRandom } from '../../prng';
 
 export const TOKENS_PER_TICK = 3;
 export const TICK_MS = 100;

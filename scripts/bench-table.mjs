@@ -1,14 +1,15 @@
-// Writes the README's benchmark table from ONE `npm run bench -- --json FILE` run (issue 11: the table is
+// Writes the benchmark table of docs/benchmarks.md from ONE `npm run bench -- --json FILE` run (issue 11: the table is
 // regenerated from a run, never edited by hand), between the markers `<!-- bench:start -->` and
 // `<!-- bench:end -->`, with the date of that run and the machine it ran on.
 //
-// usage: node scripts/readme-bench.mjs FILE      (run it on the machine the bench ran on, right after it)
+// usage: node scripts/bench-table.mjs FILE      (run it on the machine the bench ran on, right after it)
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 
+const DOC = 'docs/benchmarks.md';
 const file = process.argv[2];
 if (!file) {
-  console.error('usage: node scripts/readme-bench.mjs BENCH_JSON (from npm run bench -- --json BENCH_JSON)');
+  console.error('usage: node scripts/bench-table.mjs BENCH_JSON (from npm run bench -- --json BENCH_JSON)');
   process.exit(2);
 }
 const figures = JSON.parse(readFileSync(file, 'utf8'));
@@ -65,19 +66,19 @@ const cpu = os.cpus();
 const machine = `${cpu.length} × ${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.versions.node}`;
 const block = [
   '<!-- bench:start -->',
-  `One \`npm run bench\` run, ${when} UTC, on ${machine} (written by \`scripts/readme-bench.mjs\` from its JSON):`,
+  `One \`npm run bench\` run, ${when} UTC, on ${machine} (written by \`scripts/bench-table.mjs\` from its JSON):`,
   '',
   ...lines,
   ...(missing.length ? ['', `Not in this run: ${missing.map((m) => `\`${m}\``).join(', ')}.`] : []),
   '<!-- bench:end -->',
 ].join('\n');
 
-const readme = readFileSync('README.md', 'utf8');
+const readme = readFileSync(DOC, 'utf8');
 const start = readme.indexOf('<!-- bench:start -->');
 const end = readme.indexOf('<!-- bench:end -->');
 if (start < 0 || end < start) {
-  console.error('README.md has no <!-- bench:start --> ... <!-- bench:end --> block');
+  console.error(`${DOC} has no <!-- bench:start --> ... <!-- bench:end --> block`);
   process.exit(1);
 }
-writeFileSync('README.md', readme.slice(0, start) + block + readme.slice(end + '<!-- bench:end -->'.length));
-console.log(`README.md: benchmark table from ${file} (${lines.length - 2} rows${missing.length ? `, ${missing.length} not in the run` : ''})`);
+writeFileSync(DOC, readme.slice(0, start) + block + readme.slice(end + '<!-- bench:end -->'.length));
+console.log(`${DOC}: benchmark table from ${file} (${lines.length - 2} rows${missing.length ? `, ${missing.length} not in the run` : ''})`);

@@ -1,10 +1,10 @@
 // Validation and resolution of the billing route's query string (SPEC 4.1, issue 3 "Billing"). Each bad
 // parameter gets its own line in `errors`, named first, so a client can point at the field. The field syntax
 // reuses the core's BillingQueryParams schema; the window arithmetic is the core's resolveWindow.
-import { countBuckets, DEFAULT_BUCKET_SIZE, DEFAULT_WINDOW_DAYS, resolveWindow, type ResolvedWindow } from '../core/billing/buckets';
-import { BillingQueryParams, BUCKET_SIZES, type BucketSize } from '../core/schemas';
-import { readQueryParams } from './queryParams';
-import { HttpProblem } from './respond';
+import { countBuckets, DEFAULT_BUCKET_SIZE, DEFAULT_WINDOW_DAYS, resolveWindow, type ResolvedWindow } from '../../core/billing/buckets';
+import { BillingQueryParams, BUCKET_SIZES, type BucketSize } from '../../core/schemas';
+import { readQueryParams } from '../http/queryParams';
+import { HttpProblem } from '../http/respond';
 
 /** A window longer than this is refused (issue 3): it bounds the size of one response. */
 export const MAX_BUCKETS = 10_000;

@@ -1,11 +1,11 @@
 // GET /v2/billing/serverless (SPEC 4.1): the authenticated user's serverless costs in UTC buckets.
 import type { ServerResponse } from 'node:http';
-import { requireScope, type Principal } from './auth';
+import { requireScope, type Principal } from '../http/auth';
 import { billingJsonChunks } from './billingResponse';
 import { bucketBoundaries } from './billingStore';
 import { parseBillingQuery } from './billingQuery';
-import type { JobQueue } from './jobQueue';
-import { HttpProblem } from './respond';
+import type { JobQueue } from '../jobs/jobQueue';
+import { HttpProblem } from '../http/respond';
 
 export async function handleBilling(
   res: ServerResponse, p: Principal, search: URLSearchParams, nowMs: number, jobs: JobQueue,

@@ -2,7 +2,7 @@
 // `image` endpoint draws from its prompt and seed (issue 3 "Outputs": a real, decodable PNG of the requested
 // size). The picture only has to be recognisably different per prompt and seed: a gradient with rings.
 import { deflateSync } from 'node:zlib';
-import { hashString, mixSeed, seededRandom } from './prng';
+import { hashString, mixSeed, seededRandom } from '../prng';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

@@ -3,14 +3,14 @@
 // long-poll runpod-sdk's runSync uses once /runsync has answered with an unfinished job). The routes that act
 // on a job or an endpoint (cancel, retry, purge-queue, health, stream) are in jobs/runtimeRoutes.ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requireEndpoint, requireScope, type Principal } from './auth';
-import type { EmulatorClock } from './clock';
+import { requireEndpoint, requireScope, type Principal } from '../http/auth';
+import type { EmulatorClock } from '../clock';
 import type { EmulatedJob, JobQueue } from './jobQueue';
-import { holdUntil } from './jobs/hold';
-import { parseRunBody } from './jobs/runBody';
-import { readQueryParams } from './queryParams';
-import { readBody } from './requestBody';
-import { HttpProblem, sendJson } from './respond';
+import { holdUntil } from './hold';
+import { parseRunBody } from './runBody';
+import { readQueryParams } from '../http/queryParams';
+import { readBody } from '../http/requestBody';
+import { HttpProblem, sendJson } from '../http/respond';
 
 export const DEFAULT_RUNSYNC_WAIT_MS = 90_000;
 export const MIN_RUNSYNC_WAIT_MS = 1000;

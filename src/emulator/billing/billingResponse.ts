@@ -1,9 +1,9 @@
 // The body of a billing response (SPEC 2.6), written as JSON text in chunks: a year of hourly buckets for 20
 // endpoints is 175,200 records (~35 MB), so records are formatted by hand (the boundary strings once per
 // bucket, ids once per endpoint) and handed to the socket piece by piece instead of through one JSON.stringify.
-import type { BucketSize } from '../core/schemas';
+import type { BucketSize } from '../../core/schemas';
 import type { EndpointBuckets } from './billingStore';
-import { isoUtc } from './clock';
+import { isoUtc } from '../clock';
 
 export interface BillingBody {
   boundaries: readonly number[];

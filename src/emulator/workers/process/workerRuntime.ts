@@ -17,10 +17,10 @@
 // whose worker never reports back a result is TIMED_OUT; the platform can only find out at the timeout, the
 // emulator knows when the process exits.
 import { randomBytes } from 'node:crypto';
-import type { EmulatorClock } from '../clock';
-import type { EndpointConfig } from '../config';
-import type { EmulatedJob } from '../jobQueue';
-import type { RuntimeEnd, WorkerCounts, WorkerSnapshot } from '../jobs/endpointRuntime';
+import type { EmulatorClock } from '../../clock';
+import type { EndpointConfig } from '../../config';
+import type { EmulatedJob } from '../../jobs/jobQueue';
+import type { RuntimeEnd, WorkerCounts, WorkerSnapshot } from '../../jobs/endpointRuntime';
 import { MISSED_PINGS_UNHEALTHY, type WorkerCommandConfig } from './workerConfig';
 import { WorkerLogs } from './workerLogs';
 import { WorkerProcess } from './workerProcess';

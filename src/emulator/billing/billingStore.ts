@@ -2,8 +2,8 @@
 // sorted parallel arrays. Every bucket size (hour, day, ISO week, month, year) is a union of whole UTC hours, so
 // summing hours gives exactly the sums of the events in [start, end) (SPEC 4.1), and a year of hourly buckets
 // for 20 endpoints is a linear walk over arrays, not a scan of raw events.
-import { addBuckets } from '../core/billing/buckets';
-import type { BucketSize } from '../core/schemas';
+import { addBuckets } from '../../core/billing/buckets';
+import type { BucketSize } from '../../core/schemas';
 
 const HOUR_MS = 3_600_000;
 

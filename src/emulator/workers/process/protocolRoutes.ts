@@ -13,11 +13,11 @@
 // - GET  /__worker/ping/<worker>?token&job_id=a,b&runpod_version   the heartbeat (rp_ping.py); 200
 // Workers are authenticated by the per-worker token in the URL (protocolEnv.ts says why not the header).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requireEndpoint, requireScope, type KeyRing } from '../auth';
-import type { EmulatorClock } from '../clock';
-import type { JobQueue } from '../jobQueue';
-import { readBody } from '../requestBody';
-import { HttpProblem, sendJson } from '../respond';
+import { requireEndpoint, requireScope, type KeyRing } from '../../http/auth';
+import type { EmulatorClock } from '../../clock';
+import type { JobQueue } from '../../jobs/jobQueue';
+import { readBody } from '../../http/requestBody';
+import { HttpProblem, sendJson } from '../../http/respond';
 import { WORKER_PATH } from './protocolEnv';
 import { WorkerRuntime, type WorkerRegistry } from './workerRuntime';
 

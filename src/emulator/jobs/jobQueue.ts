@@ -5,20 +5,20 @@
 // end time, and its webhook is called. A finished job's output is built once, lazily. Finished jobs stay
 // readable for retentionMinutes from their end (SPEC 8 rule 6), or less when a status read set `?ttl=`.
 import { randomUUID } from 'node:crypto';
-import type { Account } from './auth';
-import type { Amounts } from './billingStore';
-import type { EmulatorClock } from './clock';
-import type { EndpointConfig } from './config';
-import type { FileStore } from './fileStore';
-import { EndpointRuntime, type RuntimeJob, type WorkerCounts, type WorkerSnapshot } from './jobs/endpointRuntime';
-import { llmExecutionMs } from './jobs/llm';
-import type { RunBody } from './jobs/runBody';
-import { streamBatches } from './jobs/streamView';
-import { WebhookSender } from './jobs/webhooks';
-import { buildOutput } from './outputs';
-import { hashString } from './prng';
-import { HttpProblem } from './respond';
-import { WorkerRuntime, type WorkerRegistry } from './workerProtocol/workerRuntime';
+import type { Account } from '../http/auth';
+import type { Amounts } from '../billing/billingStore';
+import type { EmulatorClock } from '../clock';
+import type { EndpointConfig } from '../config';
+import type { FileStore } from '../fileStore';
+import { EndpointRuntime, type RuntimeJob, type WorkerCounts, type WorkerSnapshot } from './endpointRuntime';
+import { llmExecutionMs } from '../workers/simulated/llm';
+import type { RunBody } from './runBody';
+import { streamBatches } from './streamView';
+import { WebhookSender } from './webhooks';
+import { buildOutput } from '../demo/outputs';
+import { hashString } from '../prng';
+import { HttpProblem } from '../http/respond';
+import { WorkerRuntime, type WorkerRegistry } from '../workers/process/workerRuntime';
 
 /** An endpoint's runtime: the simulated workers, or (kind `worker`) real worker processes with the same surface. */
 type Runtime = EndpointRuntime | WorkerRuntime;

@@ -1,7 +1,7 @@
 // The built-in demo (no --config): one user with documented keys, endpoints of every kind, a few endpoints
 // that only appear in historic usage, and about 400 days of synthetic usage so every bucket size shows
 // something (issue 3). Documented in README.md ("The local emulator"); keep the two in step.
-import type { EmulatorConfigInput } from './config';
+import type { EmulatorConfigInput } from '../config';
 
 export const DEMO_KEYS = {
   full: 'demo-key-full',

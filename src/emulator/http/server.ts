@@ -3,20 +3,20 @@
 // (401) -> rate limit (429; every authenticated answer carries the RateLimit headers) -> the route itself
 // (403 scope/endpoint, 400 validation, 413, 404 job, 200).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { handleAdmin, type AdminContext } from './adminRoutes';
+import { handleAdmin, type AdminContext } from '../admin/adminRoutes';
 import type { KeyRing } from './auth';
-import { handleBilling } from './billingRoute';
-import type { EmulatorClock } from './clock';
+import { handleBilling } from '../billing/billingRoute';
+import type { EmulatorClock } from '../clock';
 import { applyFault, type FaultQueue } from './faults';
-import type { FileStore } from './fileStore';
-import type { JobQueue } from './jobQueue';
-import { dispatchJobRoute, matchJobRoute, type JobRoute } from './jobs/jobRouteTable';
-import type { OperationLimiter } from './jobs/operationLimits';
+import type { FileStore } from '../fileStore';
+import type { JobQueue } from '../jobs/jobQueue';
+import { dispatchJobRoute, matchJobRoute, type JobRoute } from '../jobs/jobRouteTable';
+import type { OperationLimiter } from '../jobs/operationLimits';
 import type { RateLimiter } from './rateLimiter';
 import { HttpProblem, sendHttpProblem, sendProblem } from './respond';
-import { handleServerless, matchServerlessRoute, type ServerlessRoute } from './serverless/serverlessRoutes';
-import { handleEmulatorRoute, handleWorkerProtocol } from './workerProtocol/protocolRoutes';
-import type { WorkerRegistry } from './workerProtocol/workerRuntime';
+import { handleServerless, matchServerlessRoute, type ServerlessRoute } from '../serverless/serverlessRoutes';
+import { handleEmulatorRoute, handleWorkerProtocol } from '../workers/process/protocolRoutes';
+import type { WorkerRegistry } from '../workers/process/workerRuntime';
 
 export interface ServerContext {
   clock: EmulatorClock;
@@ -29,7 +29,7 @@ export interface ServerContext {
   faults: FaultQueue;
   admin: AdminContext | undefined;
   stopping: AbortSignal;
-  /** The worker processes of `worker` endpoints, for the worker protocol's routes (workerProtocol/). */
+  /** The worker processes of `worker` endpoints, for the worker protocol's routes (workers/process/). */
   workers: WorkerRegistry;
   /** The hold of /runsync and /status-sync without `wait` (config runsyncWaitMs). */
   runsyncWaitMs?: number;

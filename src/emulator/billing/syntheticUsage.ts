@@ -3,7 +3,7 @@
 // charts of every bucket size look like a real account. Each hour's numbers come from a PRNG seeded with
 // (seed, endpoint, hour), so the same hour has the same cost whenever and wherever the emulator starts.
 import type { Amounts } from './billingStore';
-import { hashString, mixSeed, seededRandom } from './prng';
+import { hashString, mixSeed, seededRandom } from '../prng';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

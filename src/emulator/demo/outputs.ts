@@ -2,11 +2,11 @@
 // worker's business (SPEC 2.8: the complete schema is not shown), so inputs the emulated worker cannot use
 // (a width of 5000) end the job FAILED with a message, like a real worker would, rather than a 400.
 import { SAMPLE_VIDEO_WEBM_BASE64 } from './assets/sampleVideo';
-import type { EndpointConfig } from './config';
-import { FILE_TTL_MS, type FileStore } from './fileStore';
+import type { EndpointConfig } from '../config';
+import { FILE_TTL_MS, type FileStore } from '../fileStore';
 import { drawImage } from './png';
-import { llmBatch, planLlm, tickCount } from './jobs/llm';
-import { hashString } from './prng';
+import { llmBatch, planLlm, tickCount } from '../workers/simulated/llm';
+import { hashString } from '../prng';
 import { synthesizeWav } from './wav';
 
 export const MAX_IMAGE_SIDE = 2048;
@@ -111,7 +111,7 @@ export function buildOutput(ctx: OutputContext): JobResult {
         return { ok: true, output: { video_url: url, cost: ctx.cost } };
       }
       case 'worker':
-        // A worker endpoint's output is what its handler returned (workerProtocol/workerRuntime.ts sets it).
+        // A worker endpoint's output is what its handler returned (workers/process/workerRuntime.ts sets it).
         return { ok: false, error: 'The worker reported no result.' };
     }
   } catch (err) {

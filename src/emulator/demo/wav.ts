@@ -1,6 +1,6 @@
 // A real WAV file (RIFF, PCM 16-bit mono) for `public-audio` endpoints: a short two-tone chirp whose pitches
 // come from the prompt, so different texts sound different and the same text always gives the same bytes.
-import { hashString, seededRandom } from './prng';
+import { hashString, seededRandom } from '../prng';
 
 export const WAV_SAMPLE_RATE = 22_050;
 

@@ -2,12 +2,12 @@
 // no key and use no rate-limit units: they are the test harness's controls, not part of the service.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod/mini';
-import { DateTime } from '../core/schemas';
-import { isoUtc, type EmulatorClock } from './clock';
-import { formatIssue } from './config';
-import { FaultSpec, type FaultQueue } from './faults';
-import { readBody } from './requestBody';
-import { HttpProblem, sendJson } from './respond';
+import { DateTime } from '../../core/schemas';
+import { isoUtc, type EmulatorClock } from '../clock';
+import { formatIssue } from '../config';
+import { FaultSpec, type FaultQueue } from '../http/faults';
+import { readBody } from '../http/requestBody';
+import { HttpProblem, sendJson } from '../http/respond';
 
 export const ClockMove = z.union([
   z.strictObject({ advanceMs: z.int() }),

@@ -2,8 +2,8 @@
 // missing header, another scheme, or an empty, unknown or expired token is 401 with WWW-Authenticate
 // (RFC 6750 section 3); a valid key without the scope, or a job route for an endpoint the key may not use or
 // the user does not own, is 403.
-import type { EndpointConfig, KeyConfig, Scope } from './config';
-import type { UserUsage } from './billingStore';
+import type { EndpointConfig, KeyConfig, Scope } from '../config';
+import type { UserUsage } from '../billing/billingStore';
 import { HttpProblem } from './respond';
 
 /** A user as the running emulator sees it. */

@@ -1,7 +1,7 @@
 // Writing responses: JSON bodies and application/problem+json errors (SPEC 2.9, 7). Every error of the
 // emulator goes through `sendProblem`, so each carries {title, status, detail, errors?} and the right type.
 import { STATUS_CODES, type ServerResponse } from 'node:http';
-import { PROBLEM_JSON, type ProblemDetails } from '../core/schemas';
+import { PROBLEM_JSON, type ProblemDetails } from '../../core/schemas';
 
 export type Headers = Record<string, string | number | readonly string[]>;
 
