@@ -162,8 +162,8 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
 function notifyIfHidden(record: JobRecord, panels: JobPanels): void {
   if (record.status === LocalStatus.stopped || panels.isVisible(record.key)) return;
   const life = describeJob(record);
-  const status = record.status === LocalStatus.error ? 'could not be followed' : `${life.statusText.toLowerCase()} (${life.durationText})`;
-  const text = `Job on ${record.endpointId} ${status}${record.error ? `: ${record.error.split('\n')[0]}` : ''}`;
+  const status = record.status === LocalStatus.error ? 'could not be followed' : life.statusText.toLowerCase();
+  const text = `Job on ${record.endpointId} ${status}${record.error ? `: ${record.error.split('\n')[0]}` : ''}${life.durationText ? ` · ${life.durationText}` : ''}`;
   const show = record.status === 'COMPLETED' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
   void show(text, 'Open').then((choice) => {
     if (choice === 'Open') panels.open(record.key);
