@@ -6,12 +6,12 @@ import { HostMessage, PanelJob, type PanelOutput, PanelState, type WebviewMessag
 import { formatUsdExact } from '../../src/core/billing/usd';
 import { vscode } from '../../src/webview/vscodeApi';
 import { retryWaitText } from '../../src/errors/retryWaitText';
-import { describeJob, lifeLine } from '../../src/core/jobs/jobLife';
+import { describeJob, lifeLine, msToNextTick } from '../../src/core/jobs/jobLife';
 import { formatDuration } from '../../src/core/jobs/durationText';
 
 const root = document.getElementById('root') ?? document.body.appendChild(document.createElement('main'));
 let current: PanelJob | undefined;
-let ticker: ReturnType<typeof setInterval> | undefined;
+let ticker: ReturnType<typeof setTimeout> | undefined;
 /** Whether the last render was of what the host sent (rather than of the saved state, before `ready`). */
 let currentFromHost = false;
 /** blob: URLs of the outputs the host sent as bytes, by their `src`: made once, reused by every render. */
@@ -310,16 +310,18 @@ function renderOutputs(outputs: PanelOutput[], fromHost: boolean, used: Map<stri
   return section;
 }
 
-/** Elapsed time ticks locally each second while the job runs; the host sends only real changes. */
+/** Elapsed time ticks locally on the job's own second while it moves; the host sends only real changes. */
 function startTicker(job: PanelJob): void {
-  if (ticker) clearInterval(ticker);
+  if (ticker) clearTimeout(ticker);
   ticker = undefined;
   // Ticks while the job life says the job moves; stops at its final state.
   if (!job.running || !describeJob(job).live) return;
-  ticker = setInterval(() => {
+  const tick = (): void => {
     const line = document.getElementById('status-line');
     if (line && current) line.textContent = statusLine(current, Date.now());
-  }, 1000);
+    ticker = setTimeout(tick, msToNextTick(job));
+  };
+  ticker = setTimeout(tick, msToNextTick(job));
 }
 
 /** The job the host wrote into the page (a data attribute, validated like any message). */

@@ -2,7 +2,7 @@
 // and duration as the job life describes them (the panel's words exactly), and the saved PNG as its icon
 // where there is one. A job still moving ticks its "so far" once a second. Clicking opens the job's panel.
 import * as vscode from 'vscode';
-import { describeJob } from '../core/jobs/jobLife';
+import { describeJob, msToNextTick } from '../core/jobs/jobLife';
 import { JobCommands } from '../jobs/commandIds';
 import { LocalStatus, type JobRecord } from '../jobs/jobRecord';
 import type { HistoryStore } from './historyStore';
@@ -63,7 +63,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscod
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly subscription: vscode.Disposable;
   /** Redraws once a second while a job shown is live, so its "so far" ticks like the panel's. */
-  private ticker: ReturnType<typeof setInterval> | undefined;
+  private ticker: ReturnType<typeof setTimeout> | undefined;
   /** What each item showed when last drawn: a change to anything else (streamed text, why it waits) redraws nothing. */
   private readonly drawn = new Map<string, string>();
 
@@ -83,15 +83,16 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscod
   dispose(): void {
     this.subscription.dispose();
     this.emitter.dispose();
-    this.tick(false);
+    this.tick(undefined);
   }
 
-  private tick(on: boolean): void {
-    if (on && !this.ticker) this.ticker = setInterval(() => this.refresh(), 1000);
-    if (!on && this.ticker) {
-      clearInterval(this.ticker);
+  /** Redraws at the next second of `live`'s job (the panel and the status bar tick on the same second), or stops. */
+  private tick(live: JobRecord | undefined): void {
+    if (this.ticker) clearTimeout(this.ticker);
+    this.ticker = live ? setTimeout(() => {
       this.ticker = undefined;
-    }
+      this.refresh();
+    }, msToNextTick(live)) : undefined;
   }
 
   refresh(): void {
@@ -106,12 +107,12 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscod
     if (element) return [];
     this.drawn.clear();
     const now = Date.now();
-    let live = false;
+    let live: JobRecord | undefined;
     const items = this.history.all().map((r) => {
       const running = this.isRunning(r.key);
       this.drawn.set(r.key, drawnFacts(r, running));
       const item = new JobItem(r, running, this.retryWait(r.key), now);
-      live ||= running && describeJob(r, now).live;
+      if (!live && running && describeJob(r, now).live) live = r;
       return item;
     });
     // Stops with the last live job's final state.

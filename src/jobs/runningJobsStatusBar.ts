@@ -3,7 +3,7 @@
 // so the status bar never suggests a job is done before its files are on disk (issue 15). One job alone is
 // shown as the job life describes it, its "so far" ticking once a second like the panel's and the Jobs view's.
 import * as vscode from 'vscode';
-import { lifeLine } from '../core/jobs/jobLife';
+import { lifeLine, msToNextTick } from '../core/jobs/jobLife';
 import type { HistoryStore } from '../history/historyStore';
 import { JobCommands } from './commandIds';
 import { LocalStatus } from './jobRecord';
@@ -21,12 +21,12 @@ export function createRunningJobsStatusBar(runner: JobRunner, history: HistorySt
   const item = vscode.window.createStatusBarItem('serverlessGpu.runningJobs', vscode.StatusBarAlignment.Left, 40);
   item.name = 'Serverless GPU: running jobs';
   item.command = JobCommands.showRunningJobs;
-  let ticker: ReturnType<typeof setInterval> | undefined;
+  let ticker: ReturnType<typeof setTimeout> | undefined;
   const update = (): void => {
     const count = runner.runningCount();
     if (count === 0) {
       item.hide();
-      if (ticker) clearInterval(ticker);
+      if (ticker) clearTimeout(ticker);
       ticker = undefined;
       return;
     }
@@ -34,14 +34,12 @@ export function createRunningJobsStatusBar(runner: JobRunner, history: HistorySt
     const saving = followed.filter((r) => r.status === LocalStatus.saving).length;
     const only = count === 1 && followed.length === 1 ? followed[0] : undefined;
     item.text = only && saving === 0 ? `$(sync~spin) 1 job running · ${only.endpointId} · ${lifeLine(only)}` : runningJobsText(count, saving);
-    if (only && !ticker) ticker = setInterval(update, 1000);
-    if (!only && ticker) {
-      clearInterval(ticker);
-      ticker = undefined;
-    }
+    // On the job's own second, like the panel and the Jobs view.
+    if (ticker) clearTimeout(ticker);
+    ticker = only ? setTimeout(update, msToNextTick(only)) : undefined;
     item.tooltip = 'Serverless GPU jobs being followed. Click to open or stop one.';
     item.show();
   };
   update();
-  return vscode.Disposable.from(item, runner.onDidChangeRunning(update), history.onDidChange(update), { dispose: () => ticker && clearInterval(ticker) });
+  return vscode.Disposable.from(item, runner.onDidChangeRunning(update), history.onDidChange(update), { dispose: () => ticker && clearTimeout(ticker) });
 }

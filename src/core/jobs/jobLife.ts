@@ -82,11 +82,20 @@ export function describeJob(facts: LifeFacts, now = Date.now()): JobDescription 
   const final = isFinished(facts);
   const live = !final && facts.status !== LocalStatus.saving;
   const ms = durationOf(facts, now, live);
-  const durationText = ms === undefined ? '' : live ? `${formatDuration(ms)} so far` : formatDuration(ms);
+  const durationText = ms === undefined ? '' : live ? `${formatDuration(ms, true)} so far` : formatDuration(ms);
   return { statusText, durationText, live, final, attempt };
 }
 
-/** "In progress · 1.7 s so far": the status and its duration, as one line. */
+/**
+ * How long until a live job's "so far" next changes: views tick on the job's own second (not each on its own
+ * phase), so the panel, the Jobs view and the status bar change together.
+ */
+export function msToNextTick(facts: Pick<LifeFacts, 'submittedAt'>, now = Date.now()): number {
+  const elapsed = Math.max(0, now - facts.submittedAt);
+  return 1000 - (elapsed % 1000) + 5;
+}
+
+/** "In progress · 2 s so far": the status and its duration, as one line. */
 export function lifeLine(facts: LifeFacts, now = Date.now()): string {
   const d = describeJob(facts, now);
   return d.durationText ? `${d.statusText} · ${d.durationText}` : d.statusText;

@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatDuration } from '../../../src/core/jobs/durationText';
-import { answerPatch, cancelAnswerPatch, describeJob, lifeLine, retryAnswerPatch, type LifeFacts } from '../../../src/core/jobs/jobLife';
+import { answerPatch, cancelAnswerPatch, describeJob, lifeLine, msToNextTick, retryAnswerPatch, type LifeFacts } from '../../../src/core/jobs/jobLife';
 import type { Job } from '../../../src/core/schemas';
 
 const T0 = 1_700_000_000_000;
@@ -18,15 +18,26 @@ describe('formatDuration', () => {
     assert.equal(formatDuration(119_600), '1 min 59 s');
     assert.equal(formatDuration(3_725_000), '1 h 02 min');
     assert.equal(formatDuration(-1), '—');
+    // A live "so far" in whole seconds past the first (the views tick it together).
+    assert.equal(formatDuration(2950, true), '2 s');
+    assert.equal(formatDuration(125_400, true), '2 min 05 s');
   });
 });
 
 describe('describeJob', () => {
   test('a moving job reads its local clock as "so far", and the text changes a second later', () => {
     const facts: LifeFacts = { status: 'IN_QUEUE', submittedAt: T0 };
-    assert.equal(lifeLine(facts, T0 + 2300), 'In queue · 2.3 s so far');
+    assert.equal(lifeLine(facts, T0 + 2300), 'In queue · 2 s so far');
+    assert.equal(lifeLine(facts, T0 + 450), 'In queue · 450 ms so far');
     assert.notEqual(describeJob(facts, T0 + 2300).durationText, describeJob(facts, T0 + 3300).durationText);
     assert.equal(describeJob(facts, T0).live, true);
+  });
+
+  test('every view ticks on the job\'s own second, so they change together', () => {
+    const facts: LifeFacts = { status: 'IN_PROGRESS', submittedAt: T0 };
+    const next = T0 + 2300 + msToNextTick(facts, T0 + 2300);
+    assert.equal(describeJob(facts, next - 10).durationText, '2 s so far');
+    assert.equal(describeJob(facts, next).durationText, '3 s so far');
   });
 
   test('an ended job reads the service\'s times of record, not our clock', () => {
@@ -63,7 +74,7 @@ describe('transitions', () => {
     const failed: LifeFacts & { error?: string } = { status: 'FAILED', submittedAt: T0, finishedAt: T0 + 1400, executionTime: 1400, error: 'boom' };
     const again = apply(failed, retryAnswerPatch(failed, { status: 'IN_QUEUE' }, T0 + 10_000)) as LifeFacts & { error?: string };
     assert.equal(again.error, undefined);
-    assert.equal(lifeLine(again, T0 + 11_000), 'In queue · attempt 2 · 1.0 s so far');
+    assert.equal(lifeLine(again, T0 + 11_000), 'In queue · attempt 2 · 1 s so far');
     assert.equal(describeJob(again).attempt, 2);
   });
 
