@@ -2,12 +2,14 @@
 // host to act; it never fetches anything. Everything from the service or a file is set with textContent,
 // attributes only with setAttribute after a check, and media only from saved local files: blob: URLs of the
 // bytes the host sent, or (a file too big to send) the webview's own resource origin — the CSP enforces it too.
-import { HostMessage, PanelJob, type PanelOutput, PanelState, type WebviewMessage } from '../../src/jobPanel/protocol';
+import { HostMessage, PanelJob, PanelState, type WebviewMessage } from '../../src/jobPanel/protocol';
 import { formatUsdExact } from '../../src/core/billing/usd';
 import { vscode } from '../../src/webview/vscodeApi';
 import { retryWaitText } from '../../src/errors/retryWaitText';
 import { describeJob, lifeLine, msToNextTick } from '../../src/core/jobs/jobLife';
 import { formatDuration } from '../../src/core/jobs/durationText';
+import { button, el, isLocalResource } from './dom';
+import { renderOutputs, type SavedMedia } from './outputs';
 
 const root = document.getElementById('root') ?? document.body.appendChild(document.createElement('main'));
 let current: PanelJob | undefined;
@@ -21,36 +23,6 @@ function send(message: WebviewMessage): void {
   vscode.postMessage(message);
 }
 
-// --- tiny DOM helpers: text only, never markup ---------------------------------------------------------
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-function button(label: string, onClick: () => void, opts: { secondary?: boolean; title?: string; action?: string } = {}): HTMLButtonElement {
-  const b = el('button', opts.secondary ? 'secondary' : undefined, label);
-  b.type = 'button';
-  if (opts.title) b.title = opts.title;
-  if (opts.action) b.dataset['action'] = opts.action;
-  b.addEventListener('click', onClick);
-  return b;
-}
-
-/**
- * Only URIs of the webview's own resource origin are used as sources: the host turns saved local files into
- * them with asWebviewUri. Anything else (a remote host, javascript:, data:) is never put into a src.
- */
-function isLocalResource(src: string | undefined): src is string {
-  if (!src) return false;
-  try {
-    const u = new URL(src);
-    return u.protocol === 'https:' && (u.hostname.endsWith('.vscode-resource.vscode-cdn.net') || u.host === location.host);
-  } catch {
-    return false;
-  }
-}
 
 function statusLine(job: PanelJob, now: number): string {
   // The job life's one line, as the Jobs view and the status bar say it.
@@ -59,7 +31,6 @@ function statusLine(job: PanelJob, now: number): string {
   return job.running && job.retryWait && job.retryWait.until > now ? `${line} · ${retryWaitText(job.retryWait, now)}` : line;
 }
 
-type SavedMedia = Extract<PanelOutput, { kind: 'image' | 'video' | 'audio' }>;
 
 const MIME_BY_EXTENSION: Record<string, string> = {
   png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif',
@@ -198,7 +169,7 @@ function render(job: PanelJob, fromHost: boolean): void {
   }
 
   const used = new Map<string, string>();
-  if (job.outputs.length) root.append(renderOutputs(job.outputs, fromHost, used));
+  if (job.outputs.length) root.append(renderOutputs(job.outputs, { send, source: (o) => mediaSource(o, fromHost, used) }));
   // blob: URLs of outputs no longer shown are released.
   for (const [src, url] of blobUrls) if (!used.has(src)) URL.revokeObjectURL(url);
   blobUrls = used;
@@ -209,105 +180,6 @@ function render(job: PanelJob, fromHost: boolean): void {
     root.append(details);
   }
   startTicker(job);
-}
-
-function renderOutputs(outputs: PanelOutput[], fromHost: boolean, used: Map<string, string>): HTMLElement {
-  const section = el('section', 'outputs');
-  section.append(el('h2', undefined, 'Outputs'));
-  const gallery = el('div', 'gallery');
-  for (const o of outputs) {
-    switch (o.kind) {
-      case 'image': {
-        const fig = el('figure', 'image');
-        const source = mediaSource(o, fromHost, used);
-        if (source) {
-          const open = el('button', 'image-open');
-          open.type = 'button';
-          open.title = 'Open in the image preview';
-          const img = el('img');
-          img.setAttribute('src', source);
-          img.alt = `Output image ${o.index + 1}${o.seed !== undefined ? `, seed ${o.seed}` : ''}`;
-          img.dataset['index'] = String(o.index);
-          // Drawn: the real-editor tests wait for this before they close a panel (a load cut short by a closing
-          // panel stalls code-server's webview service worker for 30 s, see PanelOutput's sentAsBytes).
-          img.addEventListener('load', () => (img.dataset['loaded'] = 'true'));
-          img.addEventListener('error', () => fig.prepend(el('p', 'note', 'The image could not be shown here; it is saved in the outputs folder.')), { once: true });
-          open.append(img);
-          open.addEventListener('click', () => send({ type: 'openOutput', index: o.index }));
-          fig.append(open);
-        } else if (isLocalResource(o.src)) {
-          fig.append(el('p', 'note', 'Loading image…'));
-        } else {
-          fig.append(el('p', 'note', 'The image was not saved, so it is not shown.'));
-        }
-        const caption = el('figcaption');
-        const facts = [o.width && o.height ? `${o.width}×${o.height}` : undefined, o.seed !== undefined ? `seed ${o.seed}` : undefined, o.fileName].filter(Boolean).join(' · ');
-        caption.append(el('span', 'facts', facts));
-        const bar = el('div', 'image-actions');
-        bar.append(button('Save as…', () => send({ type: 'saveAs', index: o.index }), { secondary: true }));
-        if (o.seed !== undefined) {
-          const seed = o.seed;
-          bar.append(
-            button('Copy seed', () => send({ type: 'copySeed', seed }), { secondary: true }),
-            button('Run again with this seed', () => send({ type: 'runWithSeed', seed }), { secondary: true, title: 'Writes the seed into a copy of the input file and runs it' }),
-          );
-        }
-        caption.append(bar);
-        fig.append(caption);
-        gallery.append(fig);
-        break;
-      }
-      case 'video':
-      case 'audio': {
-        const box = el('figure', `media ${o.kind}`);
-        const source = mediaSource(o, fromHost, used);
-        if (source) {
-          const player = el(o.kind);
-          player.controls = true;
-          player.preload = 'metadata';
-          player.setAttribute('src', source);
-          box.append(player);
-          const bar = el('div', 'image-actions');
-          bar.append(
-            button('Open externally', () => send({ type: 'openExternally', index: o.index }), { secondary: true, title: 'For formats the editor cannot play (AAC audio, for one)' }),
-            button('Save as…', () => send({ type: 'saveAs', index: o.index }), { secondary: true }),
-          );
-          box.append(el('figcaption', undefined, o.fileName ?? o.kind), bar);
-        } else if (isLocalResource(o.src)) {
-          box.append(el('p', 'note', `Loading ${o.kind}…`));
-        } else {
-          box.append(el('p', 'note', o.note ?? `The ${o.kind} was not saved.`));
-        }
-        gallery.append(box);
-        break;
-      }
-      case 'text': {
-        // A model's answer as words, not JSON; saved beside job.json as output.txt.
-        const box = el('figure', 'text');
-        const text = el('div', 'llm-text', o.text);
-        text.id = 'output-text';
-        box.append(text);
-        if (o.fileName) box.append(el('figcaption', undefined, `Saved as ${o.fileName}`));
-        gallery.append(box);
-        break;
-      }
-      case 'json': {
-        const box = el('figure', 'json');
-        box.append(el('pre', undefined, o.text));
-        gallery.append(box);
-        break;
-      }
-      case 'rejected': {
-        const box = el('figure', 'rejected');
-        box.append(el('p', 'note', o.reason));
-        if (o.value) box.append(el('code', undefined, o.value));
-        gallery.append(box);
-        break;
-      }
-    }
-  }
-  section.append(gallery);
-  return section;
 }
 
 /** Elapsed time ticks locally on the job's own second while it moves; the host sends only real changes. */

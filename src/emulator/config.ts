@@ -8,9 +8,11 @@ import '../core/zodMessages';
 import { OperationLimitsConfig } from './jobs/operationLimits';
 import { RUNTIME_FIELDS } from './jobs/runtimeSettings';
 import { WorkerCommandConfig } from './workers/process/workerConfig';
+import { WORKER_SHAPE_KINDS } from './demo/workerShapes';
 
 // `worker` (issue 14): jobs run by real processes running the user's handler (src/emulator/workers/process/).
-export const ENDPOINT_KINDS = ['image', 'public-image', 'public-video', 'public-audio', 'echo', 'llm', 'worker'] as const;
+// The worker-shaped kinds (issue 20, ./demo/workerShapes.ts) answer in the shapes real deployed workers use.
+export const ENDPOINT_KINDS = ['image', 'public-image', 'public-video', 'public-audio', 'echo', 'llm', 'worker', ...WORKER_SHAPE_KINDS] as const;
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
 
 // endpoints:read (our addition, issue 9): the REST endpoint list and workers, GET /v2/serverless...

@@ -5,7 +5,7 @@ import { FaultQueue } from './http/faults';
 import { KeyRing, type Account } from './http/auth';
 import { BillingStore } from './billing/billingStore';
 import { EmulatorClock } from './clock';
-import { parseConfig, type EmulatorConfig, type EmulatorConfigInput, type UserConfig } from './config';
+import { parseConfig, type EndpointConfig, type EmulatorConfig, type EmulatorConfigInput, type UserConfig } from './config';
 import { demoConfig } from './demo/demo';
 import { FileStore } from './fileStore';
 import { JobQueue } from './jobs/jobQueue';
@@ -13,7 +13,7 @@ import { OperationLimiter } from './jobs/operationLimits';
 import { RateLimiter } from './http/rateLimiter';
 import { createEmulatorServer } from './http/server';
 import { defaultScale, generateUsage } from './billing/syntheticUsage';
-import { WorkerRegistry } from './workers/process/workerRuntime';
+import { WorkerRegistry } from './workers/process/workerRegistry';
 
 export { EmulatorClock } from './clock';
 export { ConfigError, EmulatorConfigSchema, loadConfigFile, parseConfig } from './config';
@@ -85,8 +85,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const clock = new EmulatorClock(config.now !== undefined ? new Date(config.now) : undefined);
   const store = new BillingStore();
   const keys = new KeyRing();
+  const owners = new Map<EndpointConfig, Account>();
   for (const user of config.users) {
     const account: Account = { id: user.id, endpoints: new Map(user.endpoints.map((e) => [e.id, e])), usage: store.forUser(user.id) };
+    for (const e of user.endpoints) owners.set(e, account);
     for (const k of user.keys) keys.add(k, account);
     loadUsage(user, account, clock.now());
   }
@@ -94,7 +96,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let origin = '';
   const files = new FileStore(clock);
   const workers = new WorkerRegistry(() => origin);
-  const jobs = new JobQueue({ clock, retentionMs: config.retentionMinutes * 60_000, files, origin: () => origin, log: options.log, workers });
+  const jobs = new JobQueue({ clock, retentionMs: config.retentionMinutes * 60_000, files, origin: () => origin, log: options.log, workers, ownerOf: (e) => owners.get(e) });
   const faults = new FaultQueue();
   const stopping = new AbortController();
   const sweep = (): void => {

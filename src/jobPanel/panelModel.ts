@@ -39,6 +39,10 @@ export function toPanelJob(
         return { kind: 'json', index, text: o.text ?? '' };
       case 'text':
         return { kind: 'text', index, text: o.text ?? '', fileName };
+      case 'transcript':
+        return { kind: 'transcript', index, text: o.text ?? '', segments: o.segments ?? [], language: o.language, fileName };
+      case 'notice':
+        return { kind: 'notice', index, text: o.text ?? '' };
       case 'rejected':
         return { kind: 'rejected', index, reason: o.note ?? 'Rejected.', value: o.field };
     }

@@ -41,6 +41,17 @@ export const PanelOutput = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('json'), index: z.int().check(z.gte(0)), text: z.string() }),
   /** A model's answer, shown as readable text (not JSON); `fileName` is the saved output.txt. */
   z.strictObject({ kind: z.literal('text'), index: z.int().check(z.gte(0)), text: z.string(), fileName: z.optional(z.string()) }),
+  /** A speech-to-text answer: its words, and its segments with their times (seconds); `fileName` is transcript.txt. */
+  z.strictObject({
+    kind: z.literal('transcript'),
+    index: z.int().check(z.gte(0)),
+    text: z.string(),
+    segments: z.array(z.strictObject({ start: z.number(), end: z.number(), text: z.string() })),
+    language: z.optional(z.string()),
+    fileName: z.optional(z.string()),
+  }),
+  /** Words about the output as a whole: "The worker returned no output", a result near the size limit. */
+  z.strictObject({ kind: z.literal('notice'), index: z.int().check(z.gte(0)), text: z.string() }),
   z.strictObject({ kind: z.literal('rejected'), index: z.int().check(z.gte(0)), reason: z.string(), value: z.string() }),
 ]);
 export type PanelOutput = z.infer<typeof PanelOutput>;

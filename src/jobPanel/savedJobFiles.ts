@@ -117,7 +117,7 @@ export async function recordFromJobJson(folderPath: string | undefined, key: str
           file: file.toString(),
           seed: f['seed'],
           // A model's answer is shown from its saved output.txt.
-          ...(f['kind'] === 'text' ? { text: await readText(file) } : {}),
+          ...(f['kind'] === 'text' || f['kind'] === 'transcript' ? { text: await readText(file) } : {}),
         };
       })),
     });

@@ -4,6 +4,7 @@
 // into the record's list of outputs, in output order.
 import * as vscode from 'vscode';
 import { parseOutputs, type OutputPart } from '../core/outputs/outputs';
+import { outputNotices } from '../core/outputs/resultNotes';
 import { saveJobOutputs, type SavedJobOutputs } from '../core/outputs/saveOutputs';
 import { describeJob } from '../core/jobs/jobLife';
 import type { Job } from '../core/schemas';
@@ -50,7 +51,7 @@ export class WorkspaceOutputsWriter implements JobOutputsWriter {
   }
 
   async save(record: JobRecord, job: Job, signal?: AbortSignal, secrets: readonly string[] = [], streamedText?: string): Promise<SavedOutputs> {
-    const parts = parseOutputs(job.output);
+    const parts = parseOutputs(job.output, { secrets });
     // A streaming worker whose final output is not a model's answer we know still leaves its text behind.
     if (streamedText && !parts.some((p) => p.kind === 'text')) parts.push({ kind: 'text', field: 'stream', text: streamedText });
     const root = this.rootFor(record.inputFile);
@@ -69,7 +70,9 @@ export class WorkspaceOutputsWriter implements JobOutputsWriter {
       secrets,
       life: { statusText, durationText, attempt },
     });
-    const outputs = describeSaved(parts, saved);
+    // Words about the output as a whole (empty, near the size limit) come first, as notices.
+    const notices = outputNotices(job, streamedText).map((text): SavedOutput => ({ kind: 'notice', field: 'output', text }));
+    const outputs = [...notices, ...describeSaved(parts, saved)];
     const thumbnail = outputs.find((o) => o.kind === 'image' && o.file)?.file;
     return { folder: vscode.Uri.file(saved.folder).toString(), outputs, ...(thumbnail ? { thumbnail } : {}) };
   }
@@ -81,18 +84,22 @@ export function describeSaved(parts: OutputPart[], saved: SavedJobOutputs): Save
     const file = saved.files.find((f) => f.field === part.field);
     const fileUri = file ? vscode.Uri.file(file.path).toString() : undefined;
     switch (part.kind) {
-      case 'png':
-        return { kind: 'image', field: part.field, file: fileUri, seed: part.seed, width: part.width, height: part.height };
+      case 'embedded':
+        return { kind: file?.kind === 'video' || file?.kind === 'audio' ? file.kind : 'image', field: part.field, file: fileUri, seed: part.seed, width: part.width, height: part.height, ...(file ? {} : { note: saved.failedWrites.find((f) => f.field === part.field)?.reason }) };
       case 'image':
       case 'video':
       case 'audio': {
-        if (file) return { kind: part.kind, field: part.field, file: fileUri, seed: part.seed, url: part.url };
+        // The downloaded bytes decide the kind: an image_url that served a WAV plays as audio.
+        const kind = file && (file.kind === 'image' || file.kind === 'video' || file.kind === 'audio') ? file.kind : part.kind;
+        if (file) return { kind, field: part.field, file: fileUri, seed: part.seed, url: part.url };
         const failed = saved.failedDownloads.find((f) => f.field === part.field);
         const note = failed
           ? `Not downloaded: ${failed.reason}`
           : 'Not downloaded: downloads are off (setting serverlessGpu.jobs.downloadOutputs). The service deletes it after 7 days.';
         return { kind: part.kind, field: part.field, seed: part.seed, url: part.url, note };
       }
+      case 'transcript':
+        return { kind: 'transcript', field: part.field, file: fileUri, text: part.text, segments: part.segments, language: part.language };
       case 'json':
         return { kind: 'json', field: part.field, text: safeStringify(part.value) };
       case 'text':

@@ -8,7 +8,8 @@ import { zCatch } from '../core/zodCatch';
 export { isFinished, LocalStatus } from '../core/jobs/jobLife';
 
 export const SavedOutput = z.looseObject({
-  kind: z.enum(['image', 'video', 'audio', 'json', 'text', 'rejected']),
+  /** `transcript`: a speech-to-text answer; `notice`: words about the output as a whole (empty, near the size limit). */
+  kind: z.enum(['image', 'video', 'audio', 'json', 'text', 'transcript', 'notice', 'rejected']),
   /** Where in the output it came from ("output[0].image_url"). */
   field: z._default(z.string(), ''),
   /** The saved file, as a URI string, when there is one. */
@@ -20,8 +21,11 @@ export const SavedOutput = z.looseObject({
   url: z.optional(z.string()),
   /** Why a media URL was not saved, or why a part was rejected. */
   note: z.optional(z.string()),
-  /** A JSON part as text, or a model's answer (kind text, saved as output.txt). */
+  /** A JSON part as text, or a model's answer (kind text, saved as output.txt), or a transcript's words. */
   text: z.optional(z.string()),
+  /** A transcript's timed segments (seconds). */
+  segments: zCatch(z.optional(z.array(z.object({ start: z.number(), end: z.number(), text: z.string() }))), undefined),
+  language: z.optional(z.string()),
 });
 export type SavedOutput = z.infer<typeof SavedOutput>;
 

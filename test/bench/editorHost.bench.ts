@@ -63,6 +63,14 @@ export default async function editorHostBench(ctx: BenchContext): Promise<void> 
     }
     // Issue 11's figure: what the job added to the host's ArrayBuffers at its peak, against the PNG bytes saved.
     ctx.report('jobs.extensionHost.arrayBuffersGrowth', m.peak.arrayBuffers - m.baseline.arrayBuffers, 'bytes', { name: 'jobs.extensionHost.savedBytes', value: m.savedBytes });
+    // Issue 20: four large base64 JPEGs of a ComfyUI-shaped job (test/editor/mixedOutputs.bench.test.ts), saved
+    // one decoded file at a time: what the job added to the host's ArrayBuffers, against the JPEG bytes saved.
+    const mixedFile = `${outFile}.mixed.json`;
+    if (!existsSync(mixedFile)) throw new Error(`the mixed outputs suite wrote no figures to ${mixedFile}`);
+    const x = JSON.parse(readFileSync(mixedFile, 'utf8')) as HostMemory;
+    ctx.log(`extension host: ${(x.savedBytes / 1e6).toFixed(1)} MB of base64 JPEGs saved; arrayBuffers +${((x.peak.arrayBuffers - x.baseline.arrayBuffers) / 1e6).toFixed(1)} MB`);
+    ctx.report('jobs.mixedOutputs.savedBytes', x.savedBytes, 'bytes');
+    ctx.report('jobs.mixedOutputs.arrayBuffersGrowth', x.peak.arrayBuffers - x.baseline.arrayBuffers, 'bytes', { name: 'jobs.mixedOutputs.savedBytes', value: x.savedBytes });
     // The same run's other @bench suite (test/editor/refreshEventLoop.bench.test.ts, which runs after the memory
     // suite, so its 80 MB of billing does not sit in the memory baseline): issue 11's event-loop figure.
     const billingFile = `${outFile}.billing.json`;

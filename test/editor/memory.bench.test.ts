@@ -12,53 +12,13 @@ import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { count, driverAvailable } from './support/driver';
+import { delay, each, median, MemorySampler, QUIET_MS, SAMPLE_EVERY_MS } from './support/memorySampler';
 import { benchOutputOrSkip } from './support/benchOutput';
 import { startEmulator, type RunningEmulator } from './support/emulator';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
 
-const SAMPLE_EVERY_MS = 20;
-const QUIET_MS = 1_000;
 const SIDE = 2048;
 const IMAGES = 4;
-
-type MemoryKey = 'rss' | 'heapUsed' | 'external' | 'arrayBuffers';
-const KEYS: MemoryKey[] = ['rss', 'heapUsed', 'external', 'arrayBuffers'];
-type Memory = Record<MemoryKey, number>;
-
-/** process.memoryUsage() of this process (the extension host) every SAMPLE_EVERY_MS, into the current phase. */
-class MemorySampler {
-  readonly baseline: Memory[] = [];
-  readonly during: Memory[] = [];
-  private phase: Memory[] = this.baseline;
-  private readonly timer = setInterval(() => this.sample(), SAMPLE_EVERY_MS);
-
-  sample(): void {
-    const m = process.memoryUsage();
-    this.phase.push({ rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers });
-  }
-
-  startJob(): void {
-    this.sample();
-    this.phase = this.during;
-  }
-
-  stop(): void {
-    clearInterval(this.timer);
-    this.sample();
-  }
-}
-
-function each(fn: (values: number[]) => number, samples: Memory[]): Memory {
-  return Object.fromEntries(KEYS.map((k) => [k, fn(samples.map((s) => s[k]))])) as Memory;
-}
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
-const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 function pngSize(bytes: Uint8Array): { width: number; height: number } {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

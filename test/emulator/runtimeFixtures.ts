@@ -26,7 +26,15 @@ export const RT = {
   echo: 'rt-echo',
   webhook: 'rt-webhook',
   limits: 'rt-limits',
+  keepSync: 'rt-keep-sync',
+  keepSyncFail: 'rt-keep-sync-fail',
+  heldEnd: 'rt-held-end',
+  heldPurge: 'rt-held-purge',
+  billed: 'rt-billed',
 } as const;
+
+/** rt-billed's prices: one round number per part, so a sum of seconds x price is easy to check. */
+export const BILLED_PRICES = { gpuPerSecond: 0.001, cpuPerSecond: 0.0001, diskPerSecond: 0.00001, feePerSecond: 0.000001 };
 
 const slowEcho = (id: string, extra: Record<string, unknown> = {}) => ({ id, kind: 'echo', queueMs: 1000, executionMs: 10_000, ...extra });
 
@@ -51,6 +59,11 @@ export function runtimeConfig() {
       slowEcho(RT.echo),
       { id: RT.webhook, kind: 'echo', queueMs: 1000, executionMs: 2000 },
       slowEcho(RT.limits),
+      { id: RT.keepSync, kind: 'echo', queueMs: 1000, executionMs: 2000 },
+      { id: RT.keepSyncFail, kind: 'image', queueMs: 1000, executionMs: 2000, fail: 'CUDA out of memory' },
+      slowEcho(RT.heldEnd, { workersMax: 1 }),
+      slowEcho(RT.heldPurge, { workersMax: 0 }),
+      slowEcho(RT.billed, { workersMax: 1, coldStartMs: 5000, idleTimeoutMs: 60_000, prices: BILLED_PRICES }),
     ],
   });
 }

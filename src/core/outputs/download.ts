@@ -1,9 +1,12 @@
 // Downloads one output URL to a file, as a stranger would: plain fetch with no Authorization header, no
 // cookies, nothing of the user's (the API key is only ever sent to the configured service). Redirects are
 // followed by hand so every hop obeys the same rule as the output URL itself (https, or http on loopback).
-// The size cap is enforced while streaming, so a huge or endless body never fills the disk or memory.
+// The size cap is enforced while streaming, so a huge or endless body never fills the disk or memory. What
+// the file is comes from its first bytes, not from the server's Content-Type or the URL: a body that is not an
+// accepted image, video or sound (an HTML error page, an SVG) is deleted and refused.
 import { open, rename, rm } from 'node:fs/promises';
-import { isAcceptedMediaUrl } from './outputs';
+import { describeUnknownBytes, type MediaFormat, SNIFF_BYTES, sniffMediaFormat } from './mediaFormat';
+import { isAcceptedMediaUrl } from './mediaUrl';
 
 export interface DownloadOptions {
   maxBytes: number;
@@ -12,9 +15,10 @@ export interface DownloadOptions {
 }
 
 export interface Downloaded {
-  /** The final path: `pathWithoutExtension` plus an extension from the Content-Type or the URL. */
+  /** The final path: `pathWithoutExtension` plus the extension of the format its bytes are. */
   path: string;
   bytes: number;
+  format: MediaFormat;
   contentType?: string;
 }
 
@@ -64,19 +68,25 @@ export async function downloadToFile(url: string, pathWithoutExtension: string, 
     throw new DownloadFailed(`the file is ${declared} bytes, over the limit of ${options.maxBytes} bytes.`);
   }
   const contentType = response.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() || undefined;
-  const path = `${pathWithoutExtension}.${extensionFor(contentType, current.pathname)}`;
-  const partial = `${path}.part`;
+  const partial = `${pathWithoutExtension}.part`;
   const file = await open(partial, 'w');
   let bytes = 0;
+  let head = new Uint8Array(0);
+  let path: string;
+  let format: MediaFormat | undefined;
   try {
     if (response.body) {
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         bytes += chunk.byteLength;
         if (bytes > options.maxBytes) throw new DownloadFailed(`the file is larger than the limit of ${options.maxBytes} bytes.`);
+        if (head.length < SNIFF_BYTES) head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
         await file.write(chunk);
       }
     }
     await file.close();
+    format = sniffMediaFormat(head);
+    if (!format) throw new DownloadFailed(`the file is ${describeUnknownBytes(head)}, so it was not kept.`);
+    path = `${pathWithoutExtension}.${format.ext}`;
     await rename(partial, path);
   } catch (e) {
     await file.close().catch(() => undefined);
@@ -84,27 +94,5 @@ export async function downloadToFile(url: string, pathWithoutExtension: string, 
     // Leaving the loop early cancels the body; an exceeded cap is ours, anything else is explained.
     throw explain(e);
   }
-  return { path, bytes, ...(contentType ? { contentType } : {}) };
-}
-
-// A Map: a Content-Type such as "constructor" must not find an inherited member of a plain object.
-const EXTENSIONS = new Map<string, string>(Object.entries({
-  'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif', 'image/avif': 'avif',
-  'video/mp4': 'mp4', 'video/webm': 'webm', 'video/quicktime': 'mov',
-  'audio/mpeg': 'mp3', 'audio/mp3': 'mp3', 'audio/wav': 'wav', 'audio/x-wav': 'wav', 'audio/wave': 'wav',
-  'audio/ogg': 'ogg', 'audio/flac': 'flac', 'audio/mp4': 'm4a', 'audio/aac': 'aac', 'audio/webm': 'weba',
-  'application/json': 'json', 'text/plain': 'txt',
-}));
-
-const MEDIA_EXTENSIONS = new Set([...EXTENSIONS.values(), 'jpeg', 'm4v', 'mkv', 'opus']);
-
-/**
- * A known Content-Type wins; otherwise the URL's extension if it is a known media one (a worker cannot make
- * us write "x.html" or "x.exe"); otherwise "bin".
- */
-export function extensionFor(contentType: string | undefined, pathname: string): string {
-  const known = contentType ? EXTENSIONS.get(contentType) : undefined;
-  if (known) return known;
-  const fromUrl = /\.([A-Za-z0-9]{1,5})$/.exec(pathname)?.[1]?.toLowerCase();
-  return fromUrl && MEDIA_EXTENSIONS.has(fromUrl) ? fromUrl : 'bin';
+  return { path, bytes, format, ...(contentType ? { contentType } : {}) };
 }

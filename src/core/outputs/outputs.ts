@@ -1,33 +1,33 @@
 // Job outputs (SPEC 2.8) turned into typed parts the editor can show and save. The output is whatever a
-// worker returned, so it is treated as hostile: a data URI must really be a PNG under a size cap, a URL must
-// be https (http only for this computer, so the emulator works), and anything else is rejected with a
-// reason a user can read, never rendered or fetched.
-//
-// Shapes met in practice:
-// - dedicated image endpoint, as specified: [{image_url: "data:image/png;base64,...", seed}]
-// - dedicated image endpoint, as also seen: {image_url | images: [...], seed}
+// worker returned, so it is treated as hostile: embedded media must be an accepted format by its own magic
+// bytes and under a size cap (./embedded.ts), a URL must be https without the API key in it (http only for this
+// computer, so the emulator works: ./mediaUrl.ts), and anything else is rejected with a reason a user can read,
+// never rendered or fetched. The shapes real workers return (docs/emulator.md has the table):
+// - dedicated image endpoint, as specified: [{image_url: "data:image/png;base64,...", seed}], or {image_url | images, seed}
 // - public endpoint: {image_url | video_url | audio_url: "https://...", cost}
+// - ComfyUI worker: {images | videos: [{filename, type: "base64" | "s3_url", data}]}: saved under the worker's filename
+// - Automatic1111 worker: {images: ["<bare base64>"], parameters, info}
+// - hand-written handlers: bare base64 as the whole output, {image | image_base64 | data_url | audio | audio_base64 | video ...}
+// - speech-to-text (faster-whisper): {transcription, segments, detected_language} (./transcript.ts)
 // - a language model's answer (vLLM / OpenAI-shaped `choices`): its text (./llmText.ts)
-// - anything else a custom worker returns: kept as JSON.
-
+// - anything else: kept as JSON. Media is looked for anywhere in the output, to a depth of MAX_DEPTH.
+import { abbreviate, checkBareBase64, checkDataUri, NOT_MEDIA, type CheckedEmbedded } from './embedded';
 import { llmText } from './llmText';
+import type { MediaFormat, MediaKind } from './mediaFormat';
+import { checkMediaUrl, kindFromPath } from './mediaUrl';
+import { readTranscript, type TranscriptSegment } from './transcript';
 
-export type MediaKind = 'image' | 'video' | 'audio';
+export type { MediaKind } from './mediaFormat';
+export { isAcceptedMediaUrl, isLoopbackHost } from './mediaUrl';
 
-export interface PngPart {
-  kind: 'png';
-  /** Where in the output it came from, e.g. "output[0].image_url". */
+/** Media carried in the output itself (data URI or bare base64), checked but not yet decoded. */
+export interface EmbeddedPart extends CheckedEmbedded {
+  kind: 'embedded';
+  /** Where in the output it came from, e.g. "output.images[0].data". */
   field: string;
-  /**
-   * The image as checked base64 (no whitespace), decoded only when it is written (pngBytes): decoding every
-   * image of a job up front held them all at once beside the job's own text (issue 11).
-   */
-  base64: string;
-  /** The decoded size in bytes. */
-  byteLength: number;
-  width: number;
-  height: number;
   seed?: number;
+  /** The name the worker gave the file (ComfyUI's `filename`), unchecked: saveJobOutputs makes it safe. */
+  fileName?: string;
 }
 export interface UrlPart {
   kind: MediaKind;
@@ -35,12 +35,9 @@ export interface UrlPart {
   /** An https URL, or http on a loopback host. */
   url: string;
   seed?: number;
+  fileName?: string;
 }
-export interface JsonPart {
-  kind: 'json';
-  field: string;
-  value: unknown;
-}
+export interface JsonPart { kind: 'json'; field: string; value: unknown }
 export interface RejectedPart {
   kind: 'rejected';
   field: string;
@@ -48,37 +45,67 @@ export interface RejectedPart {
   reason: string;
 }
 /** A language model's answer as text (./llmText.ts): shown as words and saved as output.txt. */
-export interface TextPart {
-  kind: 'text';
-  field: string;
-  text: string;
-}
-export type OutputPart = PngPart | UrlPart | JsonPart | TextPart | RejectedPart;
+export interface TextPart { kind: 'text'; field: string; text: string }
+/** A speech-to-text answer: its words and timed segments, saved as transcript.txt. */
+export interface TranscriptPart { kind: 'transcript'; field: string; text: string; segments: TranscriptSegment[]; language?: string }
+export type OutputPart = EmbeddedPart | UrlPart | JsonPart | TextPart | TranscriptPart | RejectedPart;
 
 export interface ParseOutputsOptions {
-  /** Largest decoded PNG accepted from a data URI, in bytes. Default 50 MiB. */
+  /** Largest decoded embedded file accepted, in bytes. Default 50 MiB. */
   maxImageBytes?: number;
+  /** Strings a URL must not contain (the API key): such a link is never opened. */
+  secrets?: readonly string[];
 }
 export const DEFAULT_MAX_IMAGE_BYTES = 50 * 1024 * 1024;
+/** How deep into the output media is looked for; deeper values stay in the JSON. */
+export const MAX_DEPTH = 8;
+/** How many media files one job may give; the rest is refused with a reason (and kept in job.json). */
+export const MAX_MEDIA = 64;
 
-// Maps, not object literals: a worker's keys such as "constructor" or "__proto__" must not find inherited members.
-const MEDIA_FIELDS = new Map<string, MediaKind>([['image_url', 'image'], ['video_url', 'video'], ['audio_url', 'audio']]);
-/** Fields that describe the output rather than being one: not repeated as JSON. */
+// Maps and Sets, not object literals: a worker's keys such as "constructor" or "__proto__" must not find inherited members.
+/** Keys whose string value is said to be media of a kind: bytes of another kind are then refused. */
+const KIND_OF_KEY = new Map<string, MediaKind>([
+  ...['image', 'images', 'image_url', 'image_urls', 'image_base64', 'images_base64', 'b64_json', 'png', 'jpg', 'jpeg', 'webp', 'gif'].map((k) => [k, 'image'] as const),
+  ...['video', 'videos', 'video_url', 'video_urls', 'video_base64', 'mp4', 'webm'].map((k) => [k, 'video'] as const),
+  ...['audio', 'audios', 'audio_url', 'audio_urls', 'audio_base64', 'wav', 'mp3', 'ogg', 'flac'].map((k) => [k, 'audio'] as const),
+]);
+/**
+ * Keys that say "media" without saying which kind. Not `url` or `file`: those name documents, models and pages
+ * as often; a link there counts when its path names a media file, base64 there when its bytes are media.
+ */
+const ANY_MEDIA_KEYS = new Set(['data_url', 'data_uri', 'base64', 'b64']);
+/** Keys whose value must be a URL (or a data URI): anything else there is refused rather than kept as JSON. */
+const URL_KEYS = new Set(['image_url', 'video_url', 'audio_url']);
+/** Fields that describe the output rather than being one: not repeated as JSON beside the media. */
 const META_FIELDS = new Set(['seed', 'cost']);
+/** A ComfyUI worker's file entry: {filename, type: "base64" | "s3_url", data} (runpod-workers/worker-comfyui, handler.py). */
+const COMFY_TYPES = new Set(['base64', 's3_url']);
+const COMFY_KEYS = new Set(['filename', 'type', 'data', 'subfolder']);
+
+interface Hint { kind?: MediaKind; claimed: boolean; urlOnly: boolean }
+const NO_HINT: Hint = { claimed: false, urlOnly: false };
+const CONSUMED = Symbol('consumed');
+type Rest = unknown | typeof CONSUMED;
+
+interface Walk { maxBytes: number; secrets: readonly string[]; parts: OutputPart[]; media: number }
 
 /** Every part of a job's `output`, in the order they appear. An absent output gives no parts. */
 export function parseOutputs(output: unknown, options: ParseOutputsOptions = {}): OutputPart[] {
-  const maxBytes = options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES;
-  const parts: OutputPart[] = [];
-  if (output === undefined || output === null) return parts;
+  const walk: Walk = { maxBytes: options.maxImageBytes ?? DEFAULT_MAX_IMAGE_BYTES, secrets: options.secrets ?? [], parts: [], media: 0 };
+  if (output === undefined || output === null) return walk.parts;
   const text = llmText(output);
   if (text !== undefined) return [{ kind: 'text', field: 'output', text }];
-  if (Array.isArray(output)) {
-    output.forEach((item, i) => parseItem(item, `output[${i}]`, maxBytes, parts));
-  } else {
-    parseItem(output, 'output', maxBytes, parts);
+  const items: Array<[unknown, string]> = Array.isArray(output) ? output.map((item, i) => [item, `output[${i}]`]) : [[output, 'output']];
+  for (const [item, field] of items) {
+    // A bare link or data URI as an item is media; any other top-level string is sniffed and otherwise text.
+    const hint = typeof item === 'string' && /^(data|https?):/i.test(item) ? { claimed: true, urlOnly: true } : NO_HINT;
+    const before = walk.parts.length;
+    const rest = visit(item, field, hint, undefined, 0, walk);
+    if (rest === CONSUMED) continue;
+    if (walk.parts.length === before) walk.parts.push({ kind: 'json', field, value: item });
+    else if (!isEmptyRest(rest)) walk.parts.push({ kind: 'json', field, value: rest });
   }
-  return parts;
+  return walk.parts;
 }
 
 /** The `cost` of a public endpoint's job (SPEC 2.8), in USD, where the output carries one. */
@@ -88,137 +115,134 @@ export function outputCost(output: unknown): number | undefined {
   return typeof cost === 'number' && Number.isFinite(cost) ? cost : undefined;
 }
 
-function parseItem(item: unknown, field: string, maxBytes: number, parts: OutputPart[]): void {
-  if (typeof item === 'string') {
-    // A bare string is only treated as media when it plainly is a link or a data URI; otherwise it is text.
-    if (/^(data|https?):/i.test(item)) parts.push(classifyMedia(item, field, undefined, undefined, maxBytes));
-    else parts.push({ kind: 'json', field, value: item });
-    return;
-  }
-  if (!isPlainObject(item)) {
-    parts.push({ kind: 'json', field, value: item });
-    return;
-  }
-  const seedValue = item['seed'];
-  const seed = typeof seedValue === 'number' && Number.isSafeInteger(seedValue) ? seedValue : undefined;
-  const rest: Array<[string, unknown]> = [];
-  let media = 0;
-  for (const [key, value] of Object.entries(item)) {
-    const kind = MEDIA_FIELDS.get(key);
-    if (kind !== undefined) {
-      media++;
-      parts.push(typeof value === 'string'
-        ? classifyMedia(value, `${field}.${key}`, kind, seed, maxBytes)
-        : { kind: 'rejected', field: `${field}.${key}`, reason: `${key} should be a URL, not ${describe(value)}.` });
-    } else if (key === 'images' && Array.isArray(value)) {
-      media++;
-      value.forEach((image, i) => {
-        const f = `${field}.images[${i}]`;
-        if (typeof image === 'string') parts.push(classifyMedia(image, f, 'image', seed, maxBytes));
-        else if (isPlainObject(image)) parseItem(image, f, maxBytes, parts);
-        else parts.push({ kind: 'rejected', field: f, reason: `an image should be a URL, not ${describe(image)}.` });
-      });
-    } else if (!META_FIELDS.has(key)) {
-      rest.push([key, value]);
-    }
-  }
-  if (media === 0) parts.push({ kind: 'json', field, value: item });
-  // fromEntries defines own properties, so a "__proto__" key stays data instead of becoming a prototype.
-  else if (rest.length > 0) parts.push({ kind: 'json', field, value: Object.fromEntries(rest) });
-}
-
-function classifyMedia(value: string, field: string, kind: MediaKind | undefined, seed: number | undefined, maxBytes: number): OutputPart {
-  const reject = (reason: string): RejectedPart => ({ kind: 'rejected', field, reason });
-  if (/^data:/i.test(value)) {
-    if (kind !== undefined && kind !== 'image') return reject(`a ${kind} must be an https URL; embedded data is only accepted for PNG images.`);
-    const png = decodePngDataUri(value, maxBytes);
-    if (typeof png === 'string') return reject(png);
-    return { kind: 'png', field, ...png, ...(seed !== undefined ? { seed } : {}) };
-  }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return reject(`"${abbreviate(value)}" is not a URL.`);
-  }
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return reject(`plain http is only accepted from this computer (the emulator); ${url.host} must use https.`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return reject(`${url.protocol} links are not opened or downloaded: only https URLs are accepted (http only on this computer).`);
-  }
-  const k = kind ?? guessKind(url.pathname);
-  return { kind: k, field, url: url.href, ...(seed !== undefined ? { seed } : {}) };
-}
-
-/** A PNG part's bytes, decoded now: callers write them and let them go before decoding the next image. */
-export function pngBytes(part: PngPart): Buffer {
+/** An embedded part's bytes, decoded now: callers write them and let them go before decoding the next file. */
+export function embeddedBytes(part: EmbeddedPart): Buffer {
   return Buffer.from(part.base64, 'base64');
 }
 
-/** The checked PNG of a data URI (its size read from the header alone), or the reason it is refused. */
-function decodePngDataUri(value: string, maxBytes: number): { base64: string; byteLength: number; width: number; height: number } | string {
-  const comma = value.indexOf(',');
-  if (comma < 0) return 'a data URI without a comma is malformed.';
-  const params = value.slice(5, comma).toLowerCase().split(';').map((p) => p.trim());
-  const mediaType = params[0] || 'text/plain';
-  if (mediaType !== 'image/png') return `embedded data of type ${abbreviate(mediaType)} is not accepted; only base64 PNG images are.`;
-  if (!params.includes('base64')) return 'an embedded PNG must be base64-encoded.';
-  // Whitespace is tolerated (line-wrapped base64); anything else outside the alphabet is an error, where
-  // Buffer.from would silently skip it.
-  let payload = value.slice(comma + 1);
-  if (/\s/.test(payload)) payload = payload.replace(/\s+/g, '');
-  const estimated = Math.floor((payload.length * 3) / 4);
-  if (estimated > maxBytes + 2) {
-    return `the embedded PNG is about ${formatBytes(estimated)}, over the limit of ${formatBytes(maxBytes)}.`;
+/** Media found in `value` is pushed as parts; what remains (for the JSON beside them) is returned. */
+function visit(value: unknown, field: string, hint: Hint, seed: number | undefined, depth: number, walk: Walk): Rest {
+  if (depth > MAX_DEPTH) return value;
+  if (typeof value === 'string') return visitString(value, field, hint, seed, undefined, walk);
+  if (Array.isArray(value)) return visitArray(value, field, hint, () => seed, depth, walk);
+  if (hint.urlOnly) return reject(walk, field, `${lastKey(field)} should be a URL, not ${describe(value)}.`);
+  if (!isPlainObject(value)) return value;
+  const ownSeed = value['seed'];
+  const seedHere = typeof ownSeed === 'number' && Number.isSafeInteger(ownSeed) ? ownSeed : seed;
+  const comfy = comfyEntry(value);
+  if (comfy) {
+    const claimed: Hint = { ...(hint.kind ? { kind: hint.kind } : {}), claimed: true, urlOnly: comfy.type === 's3_url' };
+    visitString(comfy.data, `${field}.data`, claimed, seedHere, comfy.filename, walk);
+    const rest = Object.entries(value).filter(([k]) => !COMFY_KEYS.has(k));
+    return rest.length === 0 ? CONSUMED : Object.fromEntries(rest);
   }
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload) || payload.length % 4 === 1) return 'the embedded PNG is not valid base64.';
-  // What Buffer.from(payload, 'base64') would give, without decoding it: 3 bytes per 4 characters, less the padding.
-  const padding = payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0;
-  const byteLength = Math.floor(((payload.length - padding) * 3) / 4);
-  if (byteLength > maxBytes) return `the embedded PNG is ${formatBytes(byteLength)}, over the limit of ${formatBytes(maxBytes)}.`;
-  // The signature and the image header are in the first 33 bytes: 44 characters of base64.
-  const size = readPngSize(Buffer.from(payload.slice(0, PNG_HEADER_BASE64_CHARS), 'base64'));
-  if (typeof size === 'string') return size;
-  return { base64: payload, byteLength, ...size };
+  const consumed = new Set<string>();
+  const transcript = readTranscript(value);
+  if (transcript) {
+    walk.parts.push({ kind: 'transcript', field, text: transcript.text, segments: transcript.segments, ...(transcript.language ? { language: transcript.language } : {}) });
+    for (const k of transcript.consumed) consumed.add(k);
+  }
+  const seeds = a1111Seeds(value);
+  const before = walk.parts.length;
+  const rest: Array<[string, unknown]> = [];
+  for (const [key, v] of Object.entries(value)) {
+    if (consumed.has(key)) continue;
+    const lower = key.toLowerCase();
+    const kind = KIND_OF_KEY.get(lower);
+    const keyHint: Hint = kind || ANY_MEDIA_KEYS.has(lower) ? { ...(kind ? { kind } : {}), claimed: true, urlOnly: URL_KEYS.has(lower) } : NO_HINT;
+    const r = key === 'images' && seeds && Array.isArray(v)
+      ? visitArray(v, `${field}.${key}`, keyHint, (i) => seeds[i], depth + 1, walk)
+      : visit(v, `${field}.${key}`, keyHint, seedHere, depth + 1, walk);
+    if (r !== CONSUMED) rest.push([key, r]);
+  }
+  const found = walk.parts.length > before || transcript !== undefined;
+  // fromEntries defines own properties, so a "__proto__" key stays data instead of becoming a prototype.
+  const kept = found ? rest.filter(([k]) => !META_FIELDS.has(k)) : rest;
+  if (found && kept.length === 0) return CONSUMED;
+  return Object.fromEntries(kept);
 }
 
-const PNG_HEADER_BASE64_CHARS = 44;
-
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-
-/** Width and height from the IHDR chunk, which must come first (PNG spec, 5.6). */
-export function readPngSize(bytes: Uint8Array): { width: number; height: number } | string {
-  if (bytes.length < 33 || PNG_SIGNATURE.some((b, i) => bytes[i] !== b)) return 'the embedded data claims to be a PNG but is not one.';
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const ihdr = String.fromCharCode(bytes[12]!, bytes[13]!, bytes[14]!, bytes[15]!);
-  if (view.getUint32(8) !== 13 || ihdr !== 'IHDR') return 'the embedded PNG is damaged (no image header).';
-  const width = view.getUint32(16);
-  const height = view.getUint32(20);
-  if (width === 0 || height === 0 || width > 0x7fffffff || height > 0x7fffffff) return 'the embedded PNG has an impossible size.';
-  return { width, height };
+function visitArray(value: unknown[], field: string, hint: Hint, seedAt: (i: number) => number | undefined, depth: number, walk: Walk): Rest {
+  const kept = value.map((v, i) => visit(v, `${field}[${i}]`, hint, seedAt(i), depth + 1, walk)).filter((v) => v !== CONSUMED);
+  return kept.length === 0 && value.length > 0 ? CONSUMED : kept;
 }
 
-/** http is allowed only to this computer: 127.0.0.0/8, localhost, [::1] (URL.hostname keeps the brackets). */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+/**
+ * An Automatic1111 answer's seed per image: its `info` is a JSON string whose `all_seeds` lists them. Only
+ * when there is exactly one per image (with a grid image first they would not line up, so none is claimed).
+ */
+function a1111Seeds(value: Record<string, unknown>): number[] | undefined {
+  const { info, images } = value;
+  if (typeof info !== 'string' || info.length > 1_000_000 || !Array.isArray(images)) return undefined;
+  try {
+    const seeds = (JSON.parse(info) as { all_seeds?: unknown } | null)?.all_seeds;
+    return Array.isArray(seeds) && seeds.length === images.length && seeds.every((s) => Number.isSafeInteger(s)) ? (seeds as number[]) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
-/** Whether `url` may be shown or downloaded: the same rule as for output URLs. */
-export function isAcceptedMediaUrl(url: URL): boolean {
-  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
+function visitString(value: string, field: string, hint: Hint, seed: number | undefined, fileName: string | undefined, walk: Walk): Rest {
+  const extra = { ...(seed !== undefined ? { seed } : {}), ...(fileName !== undefined ? { fileName } : {}) };
+  if (/^data:/i.test(value)) {
+    const checked = checkDataUri(value, walk.maxBytes);
+    if (typeof checked === 'string') return reject(walk, field, checked);
+    return addMedia(walk, field, () => ({ kind: 'embedded', field, ...checked, ...extra }));
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) {
+    // A link outside a media key is media only when its path names a media file ("…/out.png"); under a media
+    // key any scheme is checked, so a javascript: or file: link is refused with a reason rather than kept.
+    if (!hint.claimed && !(/^https?:/i.test(value) && urlNamesMedia(value))) return value;
+    const url = checkMediaUrl(value, walk.secrets);
+    if (typeof url === 'string') return reject(walk, field, url);
+    const kind = hint.kind ?? kindFromPath(url.pathname) ?? 'image';
+    return addMedia(walk, field, () => ({ kind, field, url: url.href, ...extra }));
+  }
+  // Bare base64: media only if its own bytes say so; under a media key, refused when they do not.
+  const checked = checkBareBase64(value, walk.maxBytes, hint.claimed);
+  if (checked === NOT_MEDIA || typeof checked === 'string') {
+    if (hint.urlOnly) return reject(walk, field, `"${abbreviate(value)}" is not a URL.`);
+    return checked === NOT_MEDIA ? value : reject(walk, field, checked);
+  }
+  return addMedia(walk, field, () => ({ kind: 'embedded', field, ...checked, ...extra }));
 }
 
-function guessKind(pathname: string): MediaKind {
-  const ext = /\.([a-z0-9]+)$/i.exec(pathname)?.[1]?.toLowerCase() ?? '';
-  if (['mp4', 'webm', 'mov', 'mkv', 'avi', 'm4v'].includes(ext)) return 'video';
-  if (['mp3', 'wav', 'ogg', 'flac', 'm4a', 'aac', 'opus'].includes(ext)) return 'audio';
-  return 'image';
+function addMedia(walk: Walk, field: string, part: () => OutputPart): typeof CONSUMED {
+  if (++walk.media > MAX_MEDIA) return reject(walk, field, `more than ${MAX_MEDIA} media files in one output: this one is kept in job.json only.`);
+  walk.parts.push(part());
+  return CONSUMED;
+}
+
+function reject(walk: Walk, field: string, reason: string): typeof CONSUMED {
+  walk.parts.push({ kind: 'rejected', field, reason });
+  return CONSUMED;
+}
+
+function comfyEntry(value: Record<string, unknown>): { data: string; type: string; filename?: string } | undefined {
+  const { data, type, filename } = value;
+  if (typeof data !== 'string' || typeof type !== 'string' || !COMFY_TYPES.has(type)) return undefined;
+  return { data, type, ...(typeof filename === 'string' ? { filename } : {}) };
+}
+
+/** A link outside a media key is media only when its path names a media file ("…/out.png"). */
+function urlNamesMedia(value: string): boolean {
+  try {
+    return kindFromPath(new URL(value).pathname) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+function isEmptyRest(rest: unknown): boolean {
+  return isPlainObject(rest) ? Object.keys(rest).length === 0 : Array.isArray(rest) && rest.length === 0;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function lastKey(field: string): string {
+  return /([^.[\]]+)\]?$/.exec(field)?.[1] ?? field;
 }
 
 function describe(v: unknown): string {
@@ -227,12 +251,4 @@ function describe(v: unknown): string {
   return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
 }
 
-function abbreviate(s: string, max = 60): string {
-  return s.length <= max ? s : `${s.slice(0, max)}…`;
-}
-
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} bytes`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MiB`;
-}
+export type { MediaFormat };

@@ -1,6 +1,7 @@
 // Keeps a finished job's outputs on disk the moment it completes: the service deletes dedicated results after
 // 30 minutes and public output URLs expire after 7 days (SPEC 8.6, 8.7), so later is too late.
-// Layout: <dir>/<safe endpoint id>/<safe job id>/{image-1-seed-42.png, video-1.mp4, output.txt, ..., job.json}.
+// Layout: <dir>/<safe endpoint id>/<safe job id>/{image-1-seed-42.png, ComfyUI_00001_.png, audio-1.wav,
+// output.txt, transcript.txt, ..., job.json}: names from ./outputNames.ts, extensions from the bytes.
 // Nothing that could be saved is thrown away: a failed download is recorded in job.json and the rest is
 // still written.
 import { mkdir, rename, writeFile } from 'node:fs/promises';
@@ -8,8 +9,11 @@ import { redact } from '../log';
 import { join, resolve, sep } from 'node:path';
 import type { Job, JobInput } from '../schemas';
 import { downloadToFile, DownloadFailed } from './download';
-import { outputCost, pngBytes, type MediaKind, type OutputPart } from './outputs';
+import { embeddedBytes, outputCost, type MediaKind, type OutputPart } from './outputs';
+import { sniffMediaFormat } from './mediaFormat';
+import { OutputNames } from './outputNames';
 import { safeFileName } from './safeFileName';
+import { transcriptFileText } from './transcript';
 import { writeTextFile } from './textFile';
 
 export interface SaveJobOutputsOptions {
@@ -38,7 +42,7 @@ export interface SavedFile {
   /** File name inside `folder`. */
   name: string;
   path: string;
-  kind: 'png' | 'text' | MediaKind;
+  kind: 'text' | 'transcript' | MediaKind;
   bytes: number;
   /** Where in the output it came from, e.g. "output[0].image_url". */
   field: string;
@@ -76,18 +80,21 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
   const links: LinkOnly[] = [];
   const rejected: RejectedOutput[] = [];
   const failedWrites: RejectedOutput[] = [];
-  const counters = { image: 0, video: 0, audio: 0 };
+  const names = new OutputNames();
   const downloads: Array<Promise<void>> = [];
 
   for (const part of parts) {
     switch (part.kind) {
-      case 'png': {
-        const name = `image-${++counters.image}${part.seed !== undefined ? `-seed-${part.seed}` : ''}.png`;
+      case 'embedded': {
+        const name = `${names.stem(part.format.kind, part.fileName, part.seed)}.${part.format.ext}`;
         const path = join(folder, name);
         try {
-          // Decoded here, one image at a time, and let go once written: never every image of the job at once.
-          await writeFile(path, pngBytes(part));
-          files.push({ name, path, kind: 'png', bytes: part.byteLength, field: part.field, ...seedOf(part.seed) });
+          // Decoded here, one file at a time, and let go once written: never every file of the job at once.
+          const bytes = embeddedBytes(part);
+          // Checked again on the decoded bytes: the parse only read the first few.
+          if (sniffMediaFormat(bytes.subarray(0, 64))?.ext !== part.format.ext) throw new Error('the decoded bytes are not what their start said');
+          await writeFile(path, bytes);
+          files.push({ name, path, kind: part.format.kind, bytes: part.byteLength, field: part.field, ...seedOf(part.seed) });
         } catch (e) {
           failedWrites.push({ field: part.field, reason: `could not write ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
         }
@@ -96,11 +103,11 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
       case 'image':
       case 'video':
       case 'audio': {
-        const base = `${part.kind}-${++counters[part.kind]}${part.seed !== undefined ? `-seed-${part.seed}` : ''}`;
         if (!options.download) {
           links.push({ field: part.field, kind: part.kind, url: part.url });
           break;
         }
+        const base = names.stem(part.kind, part.fileName, part.seed);
         const signal = options.signal;
         downloads.push(
           downloadToFile(part.url, join(folder, base), {
@@ -110,7 +117,7 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
           }).then(
             (d) => {
               const name = d.path.slice(folder.length + 1);
-              files.push({ name, path: d.path, kind: part.kind, bytes: d.bytes, field: part.field, ...seedOf(part.seed), url: part.url, ...(d.contentType ? { contentType: d.contentType } : {}) });
+              files.push({ name, path: d.path, kind: d.format.kind, bytes: d.bytes, field: part.field, ...seedOf(part.seed), url: part.url, ...(d.contentType ? { contentType: d.contentType } : {}) });
             },
             (e: unknown) => {
               failedDownloads.push({ field: part.field, url: part.url, reason: e instanceof DownloadFailed ? e.message : `could not save: ${(e as Error).message}` });
@@ -119,22 +126,16 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
         );
         break;
       }
+      case 'transcript':
+        await writeText(folder, 'transcript.txt', transcriptFileText(part), part.field, 'transcript', options.secrets, files, failedWrites);
+        break;
       case 'rejected':
         rejected.push({ field: part.field, reason: part.reason });
         break;
-      case 'text': {
+      case 'text':
         // A model's answer as plain text beside job.json (issue 10), readable without the JSON around it.
-        const name = 'output.txt';
-        const path = join(folder, name);
-        const bytes = Buffer.from(redact(part.text, options.secrets), 'utf8');
-        try {
-          await writeFile(path, bytes);
-          files.push({ name, path, kind: 'text', bytes: bytes.byteLength, field: part.field });
-        } catch (e) {
-          failedWrites.push({ field: part.field, reason: `could not write ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
-        }
+        await writeText(folder, 'output.txt', part.text, part.field, 'text', options.secrets, files, failedWrites);
         break;
-      }
       case 'json':
         break; // kept in job.json through the full job object
     }
@@ -167,6 +168,17 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
   await writeTextFile(`${jobJsonPath}.part`, `${redact(JSON.stringify(record, null, 2), options.secrets)}\n`);
   await rename(`${jobJsonPath}.part`, jobJsonPath);
   return { folder, jobJsonPath, files, failedDownloads, links, rejected, failedWrites };
+}
+
+async function writeText(folder: string, name: string, text: string, field: string, kind: 'text' | 'transcript', secrets: readonly string[] | undefined, files: SavedFile[], failedWrites: RejectedOutput[]): Promise<void> {
+  const path = join(folder, name);
+  const bytes = Buffer.from(redact(text, secrets), 'utf8');
+  try {
+    await writeFile(path, bytes);
+    files.push({ name, path, kind, bytes: bytes.byteLength, field });
+  } catch (e) {
+    failedWrites.push({ field, reason: `could not write ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+  }
 }
 
 function seedOf(seed: number | undefined): { seed?: number } {

@@ -1,8 +1,9 @@
 // The built-in demo (no --config): one user with documented keys, endpoints of every kind, a few endpoints
 // that only appear in historic usage, and about 400 days of synthetic usage so every bucket size shows
-// something (issue 3). Documented in README.md ("The local emulator"); keep the two in step.
+// something (issue 3). Documented in docs/emulator.md ("The built-in demo", with the prices); keep the two in step.
 import type { EmulatorConfigInput } from '../config';
 import { publicModelOfKind } from '../../core/serverless/publicModels';
+import { WORKER_SHAPE_DEMO_ENDPOINTS } from './demoShapes';
 
 // The public models are the catalog's (src/core/serverless/publicModels.ts), so the sidebar and the pickers
 // know the demo's ones as public models.
@@ -44,6 +45,8 @@ export function demoConfig(): EmulatorConfigInput {
           { id: 'sd35-large', name: 'SD 3.5 Large (cold starts)', kind: 'image', queueMs: 500, executionMs: 5000, coldStartMs: 8000, workersMax: 2, idleTimeoutMs: 15_000, prices: { gpuPerSecond: 0.00069 } },
           // Issue 9: a streaming text worker (vLLM-shaped output); one active worker, so it answers without a cold start.
           { id: 'llama-chat', name: 'Llama 3.1 8B Instruct', kind: 'llm', queueMs: 150, workersMin: 1, workersMax: 3, coldStartMs: 4000, prices: { gpuPerSecond: 0.00031 } },
+          // Issue 20: the output shapes of real deployed workers (ComfyUI, A1111, speech, faster-whisper...).
+          ...WORKER_SHAPE_DEMO_ENDPOINTS,
         ],
         syntheticUsage: {
           days: DEMO_DAYS,
@@ -59,6 +62,7 @@ export function demoConfig(): EmulatorConfigInput {
             // Every demo endpoint costs something over the last 12 months (issue 22: these two read $0.00).
             { id: 'sd35-large', scale: 0.5, fromDaysAgo: 330 },
             { id: 'llama-chat', scale: 0.4, fromDaysAgo: 180 },
+            ...WORKER_SHAPE_DEMO_ENDPOINTS.map((e) => ({ id: e.id, scale: 0.03, fromDaysAgo: 90 })),
             // Endpoints deleted long ago: they only exist in the usage history.
             { id: 'sd15-legacy', scale: 0.7, untilDaysAgo: 280 },
             { id: 'whisper-large-v3', scale: 0.25, fromDaysAgo: 360, untilDaysAgo: 120 },

@@ -8,6 +8,7 @@ import { drawImage } from './png';
 import { llmBatch, planLlm, tickCount } from '../workers/simulated/llm';
 import { hashString } from '../prng';
 import { synthesizeWav } from './wav';
+import { resultTooLarge, shapedOutput, ShapeInputError } from './workerShapes';
 
 export const MAX_IMAGE_SIDE = 2048;
 export const DEFAULT_IMAGE_SIDE = 512;
@@ -111,11 +112,20 @@ export function buildOutput(ctx: OutputContext): JobResult {
         return { ok: true, output: { video_url: url, cost: ctx.cost } };
       }
       case 'worker':
-        // A worker endpoint's output is what its handler returned (workers/process/workerRuntime.ts sets it).
+        // A worker endpoint's output is what its handler returned (workers/process/processWorkers.ts sets it).
         return { ok: false, error: 'The worker reported no result.' };
+      default: {
+        // The worker-shaped demo endpoints (issue 20): the shapes real deployed workers answer in.
+        const p = imageParams(ctx);
+        const count = intField(ctx.input, 'num_images', 1, 1, MAX_NUM_IMAGES);
+        const publish = (name: string, type: string, body: () => Buffer): string => publicFile(ctx, name, type, body);
+        const output = shapedOutput(ctx.endpoint.kind, { jobId: ctx.jobId, ...p, count, input: ctx.input, publish });
+        const tooLarge = resultTooLarge(output);
+        return tooLarge ? { ok: false, error: tooLarge } : { ok: true, output };
+      }
     }
   } catch (err) {
-    if (err instanceof BadInput) return { ok: false, error: err.message };
+    if (err instanceof BadInput || err instanceof ShapeInputError) return { ok: false, error: err.message };
     throw err;
   }
 }

@@ -16,7 +16,7 @@ import type { RateLimiter } from './rateLimiter';
 import { HttpProblem, sendHttpProblem, sendProblem } from './respond';
 import { handleServerless, matchServerlessRoute, type ServerlessRoute } from '../serverless/serverlessRoutes';
 import { handleEmulatorRoute, handleWorkerProtocol } from '../workers/process/protocolRoutes';
-import type { WorkerRegistry } from '../workers/process/workerRuntime';
+import type { WorkerRegistry } from '../workers/process/workerRegistry';
 
 export interface ServerContext {
   clock: EmulatorClock;

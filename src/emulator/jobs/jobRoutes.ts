@@ -5,7 +5,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requireEndpoint, requireScope, type Principal } from '../http/auth';
 import type { EmulatorClock } from '../clock';
-import type { EmulatedJob, JobQueue } from './jobQueue';
+import type { EmulatedJob } from './job';
+import type { JobQueue } from './jobQueue';
 import { holdUntil } from './hold';
 import { parseRunBody } from './runBody';
 import { readQueryParams } from '../http/queryParams';

@@ -23,6 +23,11 @@ export const RUNTIME_FIELDS = {
   coldStartMs: z._default(z.int().check(z.gte(0), z.lte(DAY_MS)), DEFAULT_COLD_START_MS),
   /** A running job is ended TIMED_OUT after this long (0: never); a job's policy.executionTimeout overrides it. */
   executionTimeoutMs: z._default(z.int().check(z.gte(0), z.lte(DAY_MS)), DEFAULT_EXECUTION_TIMEOUT_MS),
+  /**
+   * Our addition: a submit is 429 while this many jobs wait. Default: the platform's own rule (more than 50 and
+   * more than workersMax x 500); a benchmark or a local batch may lift it.
+   */
+  maxQueued: z.optional(z.int().check(z.gte(0), z.lte(10_000_000))),
 };
 
 export interface RuntimeSettings {

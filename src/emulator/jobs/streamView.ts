@@ -3,7 +3,7 @@
 // the batches produced since the previous call, each as `{output: batch}`. An `llm` job produces a batch every
 // 100 ms of emulator time while it runs (a cancelled one keeps what it wrote). A job of any other kind is not a
 // streaming worker: it produces one item, its whole output, when it completes.
-import type { EmulatedJob, JobView } from './jobQueue';
+import type { EmulatedJob, JobView } from './job';
 import { batchesAt, llmBatch, planLlm, TICK_MS } from '../workers/simulated/llm';
 
 export interface StreamSlice {

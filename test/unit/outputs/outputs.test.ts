@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { outputCost, parseOutputs, pngBytes, type OutputPart } from '../../../src/core/outputs/outputs';
+import { outputCost, parseOutputs, embeddedBytes, type OutputPart } from '../../../src/core/outputs/outputs';
 import { aPng, aPngDataUri } from '../builders/png';
 
 function only(parts: OutputPart[]): OutputPart {
@@ -18,25 +18,25 @@ describe('parseOutputs: the shapes of SPEC 2.8', () => {
     const parts = parseOutputs([{ image_url: aPngDataUri(3, 2), seed: 11 }, { image_url: aPngDataUri(5, 4), seed: 12 }]);
     assert.equal(parts.length, 2);
     const [a, b] = parts;
-    assert.equal(a!.kind, 'png');
-    if (a!.kind !== 'png' || b!.kind !== 'png') return;
+    assert.equal(a!.kind, 'embedded');
+    if (a!.kind !== 'embedded' || b!.kind !== 'embedded') return;
     assert.deepEqual([a.width, a.height, a.seed, a.field], [3, 2, 11, 'output[0].image_url']);
     assert.deepEqual([b.width, b.height, b.seed], [5, 4, 12]);
-    assert.deepEqual(pngBytes(a), aPng(3, 2));
+    assert.deepEqual(embeddedBytes(a), aPng(3, 2));
     assert.equal(a.byteLength, aPng(3, 2).length);
   });
 
   test('dedicated image object with images[] and one seed', () => {
     const parts = parseOutputs({ images: [aPngDataUri(1, 1), aPngDataUri(2, 2)], seed: 99 });
-    assert.deepEqual(parts.map((p) => p.kind === 'png' && [p.width, p.seed, p.field]), [
+    assert.deepEqual(parts.map((p) => p.kind === 'embedded' && [p.width, p.seed, p.field]), [
       [1, 99, 'output.images[0]'], [2, 99, 'output.images[1]'],
     ]);
   });
 
   test('dedicated image object with image_url', () => {
     const p = only(parseOutputs({ image_url: aPngDataUri(7, 8), seed: 5 }));
-    assert.equal(p.kind, 'png');
-    if (p.kind === 'png') assert.deepEqual([p.width, p.height, p.seed], [7, 8, 5]);
+    assert.equal(p.kind, 'embedded');
+    if (p.kind === 'embedded') assert.deepEqual([p.width, p.height, p.seed], [7, 8, 5]);
   });
 
   test('public endpoint: https URLs by kind, and the cost', () => {
@@ -112,11 +112,11 @@ describe('parseOutputs: embedded data', () => {
     assert.match(rejected([{ image_url: `data:text/html;base64,${b64}`, seed: 1 }]), /type text\/html is not accepted/);
   });
   test('data:image/svg+xml is rejected (scripts can live in SVG)', () => {
-    assert.match(rejected({ image_url: 'data:image/svg+xml;base64,PHN2Zy8+' }), /image\/svg\+xml/);
+    assert.match(rejected({ image_url: 'data:image/svg+xml;base64,PHN2Zy8+' }), /SVG is not accepted/);
   });
-  test('base64 that is not a PNG but claims to be is rejected', () => {
-    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, ...new Array(40).fill(0)]).toString('base64');
-    assert.match(rejected({ image_url: `data:image/png;base64,${jpeg}` }), /not one/);
+  test('base64 that is no accepted format but claims to be a PNG is rejected', () => {
+    const text = Buffer.from('just some text, not an image at all, padded out to be long enough').toString('base64');
+    assert.match(rejected({ image_url: `data:image/png;base64,${text}` }), /none of the accepted formats/);
   });
   test('bad base64 is rejected rather than silently skipped', () => {
     assert.match(rejected({ image_url: 'data:image/png;base64,iVBOR!!w0KGgo=' }), /not valid base64/);
@@ -134,17 +134,18 @@ describe('parseOutputs: embedded data', () => {
     const parts = parseOutputs({ image_url: png }, { maxImageBytes: 100 });
     assert.equal(parts[0]!.kind, 'rejected');
     assert.match((parts[0] as { reason: string }).reason, /over the limit of 100 bytes/);
-    assert.equal(parseOutputs({ image_url: png }, { maxImageBytes: 1_000_000 })[0]!.kind, 'png');
+    assert.equal(parseOutputs({ image_url: png }, { maxImageBytes: 1_000_000 })[0]!.kind, 'embedded');
   });
   test('line-wrapped base64 is accepted', () => {
     const b64 = aPng(2, 2).toString('base64').replace(/(.{20})/g, '$1\n');
-    assert.equal(only(parseOutputs({ image_url: `data:image/png;base64,${b64}` })).kind, 'png');
+    assert.equal(only(parseOutputs({ image_url: `data:image/png;base64,${b64}` })).kind, 'embedded');
   });
-  test('an embedded PNG in video_url is rejected', () => {
-    assert.match(rejected({ video_url: aPngDataUri() }), /video must be an https URL/);
+  test('an embedded PNG in video_url is what its bytes are: an image', () => {
+    const p = only(parseOutputs({ video_url: aPngDataUri() }));
+    assert.equal(p.kind === 'embedded' && p.format.kind, 'image');
   });
   test('one hostile part does not hide the good ones', () => {
     const parts = parseOutputs([{ image_url: 'javascript:x', seed: 1 }, { image_url: aPngDataUri(), seed: 2 }]);
-    assert.deepEqual(parts.map((p) => p.kind), ['rejected', 'png']);
+    assert.deepEqual(parts.map((p) => p.kind), ['rejected', 'embedded']);
   });
 });

@@ -8,9 +8,9 @@ import { join, relative, resolve, sep } from 'node:path';
 import { parseOutputs } from '../../../src/core/outputs/outputs';
 import { saveJobOutputs, type SaveJobOutputsOptions } from '../../../src/core/outputs/saveOutputs';
 import { safeFileName } from '../../../src/core/outputs/safeFileName';
-import { extensionFor } from '../../../src/core/outputs/download';
 import { aJob } from '../builders/job';
 import { aPng, aPngDataUri } from '../builders/png';
+import { aSample } from '../builders/media';
 import type { Job } from '../../../src/core/schemas';
 
 const seen: IncomingHttpHeaders[] = [];
@@ -23,8 +23,8 @@ before(async () => {
     seen.push(req.headers);
     const url = req.url ?? '/';
     if (url === '/a.png') { res.writeHead(200, { 'content-type': 'image/png' }); res.end(aPng(4, 4)); return; }
-    if (url === '/clip') { res.writeHead(200, { 'content-type': 'video/mp4' }); res.end(Buffer.alloc(1000, 1)); return; }
-    if (url === '/sound.wav') { res.writeHead(200, { 'content-type': 'application/octet-stream' }); res.end(Buffer.alloc(10, 2)); return; }
+    if (url === '/clip') { res.writeHead(200, { 'content-type': 'video/mp4' }); res.end(aSample('mp4')); return; }
+    if (url === '/sound.wav') { res.writeHead(200, { 'content-type': 'application/octet-stream' }); res.end(aSample('wav')); return; }
     if (url === '/page.html') { res.writeHead(200); res.end('<html>'); return; }
     if (url === '/big') { res.writeHead(200, { 'content-type': 'image/png', 'content-length': '100000' }); res.end(Buffer.alloc(100_000)); return; }
     if (url === '/endless') {
@@ -109,7 +109,7 @@ describe('saveJobOutputs', () => {
     const job = aCompletedJob('job-dl', { image_url: `${base}/a.png`, video_url: `${base}/clip`, audio_url: `${base}/sound.wav`, cost: 0.5 });
     const saved = await saveJobOutputs(options(job));
     assert.deepEqual(saved.failedDownloads, []);
-    assert.deepEqual(saved.files.map((f) => [f.name, f.bytes]), [['image-1.png', aPng(4, 4).length], ['video-1.mp4', 1000], ['audio-1.wav', 10]]);
+    assert.deepEqual(saved.files.map((f) => [f.name, f.bytes]), [['image-1.png', aPng(4, 4).length], ['video-1.mp4', aSample('mp4').length], ['audio-1.wav', aSample('wav').length]]);
     assert.deepEqual(await readFile(join(saved.folder, 'image-1.png')), aPng(4, 4));
     const requests = seen.slice(before);
     assert.equal(requests.length, 3);
@@ -182,9 +182,11 @@ describe('saveJobOutputs', () => {
     assert.deepEqual(saved.links, [{ field: 'output.image_url', kind: 'image', url: `${base}/a.png` }]);
   });
 
-  test('a hostile URL extension does not become the file extension', async () => {
+  test('a download that is not media (an HTML page) is refused by its bytes and not kept', async () => {
     const saved = await saveJobOutputs(options(aCompletedJob('job-html', { image_url: `${base}/page.html` })));
-    assert.deepEqual(saved.files.map((f) => f.name), ['image-1.bin']);
+    assert.deepEqual(saved.files, []);
+    assert.match(saved.failedDownloads[0]!.reason, /markup/);
+    assert.deepEqual(await readdir(saved.folder), ['job.json']);
   });
 
   for (const [endpointId, jobId] of [['ep', '../../escaped'], ['../..', '..'], ['a/b\\c', 'x:y\0z'], ['CON', 'nul.txt'], ['ep', '/etc/passwd'], ['ep', 'C:\\Windows']]) {
@@ -216,16 +218,5 @@ describe('safeFileName', () => {
   });
   test('long names are shortened', () => {
     assert.ok(safeFileName('x'.repeat(500)).length <= 90);
-  });
-});
-
-describe('extensionFor', () => {
-  test('Content-Type first, then a known media extension of the URL, else bin', () => {
-    assert.equal(extensionFor('image/jpeg', '/a.png'), 'jpg');
-    assert.equal(extensionFor('application/octet-stream', '/a.WEBM'), 'webm');
-    assert.equal(extensionFor(undefined, '/a.exe'), 'bin');
-    assert.equal(extensionFor(undefined, '/noext'), 'bin');
-    assert.equal(extensionFor('constructor', '/x'), 'bin');
-    assert.equal(extensionFor(undefined, '/x.constructor'), 'bin');
   });
 });

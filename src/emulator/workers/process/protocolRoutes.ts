@@ -17,14 +17,18 @@ import { requireEndpoint, requireScope, type KeyRing } from '../../http/auth';
 import type { EmulatorClock } from '../../clock';
 import type { JobQueue } from '../../jobs/jobQueue';
 import { readBody } from '../../http/requestBody';
+import { RESULT_LIMIT_BYTES, resultTooLargeMessage } from '../../jobs/resultLimit';
 import { HttpProblem, sendJson } from '../../http/respond';
 import { WORKER_PATH } from './protocolEnv';
-import { WorkerRuntime, type WorkerRegistry } from './workerRuntime';
+import type { WorkerRegistry } from './workerRegistry';
 
 /** How long a job take or a stop poll is held before 204 (real time; the SDK gives up after 90 s). */
 export const TAKE_HOLD_MS = 20_000;
-/** Results may carry images: the platform's own cap on a /run result is 10 MB; keep room above it. */
-const MAX_RESULT_BYTES = 32 * 1024 * 1024;
+/**
+ * What is read of a result post at all. The platform's own cap is about 20 MB (RESULT_LIMIT_BYTES): a result
+ * between the two is read, refused with a 400 and fails its job, as there; a bigger one is a 413.
+ */
+const MAX_RESULT_BYTES = 64 * 1024 * 1024;
 
 export interface WorkerRouteContext {
   workers: WorkerRegistry;
@@ -99,8 +103,16 @@ export async function handleWorkerProtocol(ctx: WorkerRouteContext, req: Incomin
       return sendJson(res, 200, {});
     case 'job-done':
     case 'job-stream': {
-      const body = parseJsonBody(await readBody(req, MAX_RESULT_BYTES));
+      const raw = await readBody(req, MAX_RESULT_BYTES);
       const jobId = decodeURIComponent(s[3]!);
+      if (op === 'job-done' && raw.length > RESULT_LIMIT_BYTES) {
+        // The job fails with the platform's advice; the worker's post gets the 400 it gets there (the SDK
+        // retries it twice and logs it: later posts find the job already ended).
+        const message = resultTooLargeMessage(raw.length);
+        runtime.result(worker, jobId, { error: message });
+        throw new HttpProblem(400, message);
+      }
+      const body = parseJsonBody(raw);
       const r = op === 'job-done' ? runtime.result(worker, jobId, body) : runtime.streamChunk(worker, jobId, body);
       // 200 even for a dropped (late) result: the SDK retries non-2xx answers, and a cancelled job's result has
       // nowhere to go.
@@ -132,8 +144,8 @@ export async function handleEmulatorRoute(ctx: EmulatorRouteContext, req: Incomi
   const p = ctx.keys.authenticate(req.headers.authorization, ctx.clock.now());
   requireScope(p, 'jobs:read');
   const endpoint = requireEndpoint(p, decodeURIComponent(s[3]!));
-  const runtime = ctx.jobs.runtime(endpoint);
-  if (!(runtime instanceof WorkerRuntime)) throw new HttpProblem(400, `Endpoint "${endpoint.id}" is of kind ${endpoint.kind}: only \`worker\` endpoints have processes and logs.`);
+  const runtime = ctx.jobs.processesOf(endpoint);
+  if (!runtime) throw new HttpProblem(400, `Endpoint "${endpoint.id}" is of kind ${endpoint.kind}: only \`worker\` endpoints have processes and logs.`);
   if (s[4] === 'workers') return sendJson(res, 200, { workers: runtime.processes() });
   const q = url.searchParams;
   const after = q.has('after') ? Number(q.get('after')) : undefined;
