@@ -108,7 +108,7 @@ function render(job: PanelJob, fromHost: boolean): void {
 
   const actions = el('div', 'actions');
   if (job.canCancel) actions.append(button('Cancel job', () => send({ type: 'cancelJob' }), { action: 'cancel-job', title: 'Ends the job on the service (POST /cancel): it stops running and being billed' }));
-  if (job.running && job.status !== 'SAVING_OUTPUTS') actions.append(button('Stop waiting', () => send({ type: 'cancel' }), { secondary: true, action: 'cancel', title: 'Only stops following the job: it may go on running (and being billed) on the service' }));
+  if (job.canStopWaiting) actions.append(button('Stop waiting', () => send({ type: 'cancel' }), { secondary: true, action: 'cancel', title: 'Only stops following the job: it may go on running (and being billed) on the service' }));
   if (job.canRetry) actions.append(button('Retry', () => send({ type: 'retry' }), { action: 'retry', title: 'Queues the same job again on the service (POST /retry) and follows it' }));
   actions.append(button('Run again', () => send({ type: 'runAgain' }), { action: 'run-again' }));
   if (job.outputsFolder) actions.append(button('Show outputs folder', () => send({ type: 'openOutputsFolder' }), { secondary: true }));

@@ -2,9 +2,9 @@
 // and duration as the job life describes them (the panel's words exactly), and the saved PNG as its icon
 // where there is one. A job still moving ticks its "so far" once a second. Clicking opens the job's panel.
 import * as vscode from 'vscode';
-import { describeJob, msToNextTick } from '../core/jobs/jobLife';
+import { describeJob, jobActions, msToNextTick } from '../core/jobs/jobLife';
 import { JobCommands } from '../jobs/commandIds';
-import { LocalStatus, type JobRecord } from '../jobs/jobRecord';
+import type { JobRecord } from '../jobs/jobRecord';
 import type { HistoryStore } from './historyStore';
 import { retryWaitText, type WaitLike } from '../errors/retryWaitText';
 
@@ -31,11 +31,9 @@ export class JobItem extends vscode.TreeItem {
     // A job whose outputs are being saved offers no "Stop waiting": the service already ended it.
     // Finished: `.retryable` for a FAILED / TIMED_OUT job the service knows (Retry), `.stopped` for one only no
     // longer followed (Cancel Job can still end it there); the manifest's menus key on these.
-    const finishedKind =
-      record.jobId && (record.status === 'FAILED' || record.status === 'TIMED_OUT') ? 'serverlessGpu.job.retryable'
-        : record.jobId && record.status === LocalStatus.stopped ? 'serverlessGpu.job.stopped'
-          : 'serverlessGpu.job';
-    this.contextValue = !running ? finishedKind : record.status === LocalStatus.saving ? 'serverlessGpu.job.saving' : 'serverlessGpu.job.running';
+    const actions = jobActions(record, followed);
+    const finishedKind = actions.retry ? 'serverlessGpu.job.retryable' : actions.cancel ? 'serverlessGpu.job.stopped' : 'serverlessGpu.job';
+    this.contextValue = !running ? finishedKind : actions.stopWaiting ? 'serverlessGpu.job.running' : 'serverlessGpu.job.saving';
     const tip = new vscode.MarkdownString(undefined, true);
     tip.isTrusted = false;
     tip.supportHtml = false;

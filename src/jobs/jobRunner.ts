@@ -30,6 +30,8 @@ const ENDED_ON_SERVICE = Symbol('ended on the service');
 
 export class JobRunner implements vscode.Disposable {
   private readonly active = new Map<string, AbortController>();
+  /** The newest follow of each job (its controller): an older one winding down writes nothing over it. */
+  private readonly owners = new Map<string, AbortController>();
   /** How news reaches each followed job's record (in order, persisted), by key. */
   private readonly appliers = new Map<string, (news: (current: JobRecord) => LifePatch) => Promise<void>>();
   private disposed = false;
@@ -228,12 +230,11 @@ export class JobRunner implements vscode.Disposable {
   ): void {
     const controller = new AbortController();
     let record = initial;
-    // The record as it stands is published before the job counts as followed, so no view ever pairs
-    // "followed" with the record of before (a retried job's old failure). Updates are applied in order, each
-    // persisted before the next (cheap: a handful per job).
+    // The record as it stands is published before the job counts as followed (never "followed" beside a retried
+    // job's old failure). Updates are applied in order, each persisted before the next (a handful per job).
     let chain: Promise<unknown> = this.history.upsert(record).catch(() => undefined);
-    // A patch may be worked out from the record as it will be when its turn comes: news that arrived before
-    // the cancel's answer was applied must not be judged against the record of before it.
+    // A patch may be worked out from the record as it is when its turn comes (news that came before the cancel's
+    // answer was applied is judged against the cancelled record).
     const apply = (news: LifePatch | ((current: JobRecord) => LifePatch)): Promise<void> => {
       const next = chain.then(async () => {
         const patch = typeof news === 'function' ? news(record) : news;
@@ -245,6 +246,7 @@ export class JobRunner implements vscode.Disposable {
       return next;
     };
     this.active.set(initial.key, controller);
+    this.owners.set(initial.key, controller);
     this.appliers.set(initial.key, apply);
     this.runningEmitter.fire(this.active.size);
 
@@ -279,28 +281,24 @@ export class JobRunner implements vscode.Disposable {
         await side?.stop();
         await chain;
         if (this.disposed) return; // the record stays "running": resumeInterrupted picks it up next time
-        // Stop Waiting then Cancel Job can follow the job again before this follow has wound down: the newer
-        // follow owns the record now, and this one's "stopped" must not be written over it.
-        if (this.active.has(initial.key) && this.active.get(initial.key) !== controller) return;
+        // Stop Waiting then Cancel Job can follow the job again before this follow has wound down (or even after
+        // the newer follow ended): the newer one owns the record, and this one's "stopped" must not be written.
+        if (this.owners.get(initial.key) !== controller) return;
         if (controller.signal.reason === ENDED_ON_SERVICE && client && record.jobId) {
           await this.completeWithOutputs(record, await endedJob(client, record.endpointId, record.jobId, record.status), controller);
         } else if (controller.signal.aborted || (err instanceof CancelledError)) {
           await this.finish(record, { ...endPatch(record, LocalStatus.stopped), note: this.stopNotes.get(initial.key) ?? STOPPED_WAITING_NOTE }, controller);
         } else {
           // The service's detail is shown as it came: scrub the key from it by value, not only as a bearer token.
-          const described = describeError(err, {
-            secrets: this.secrets(),
-            operation: record.jobId ? 'status' : 'run',
-            endpointId: record.endpointId,
-            ...(record.jobId ? { jobId: record.jobId } : {}),
-          });
+          const at = record.jobId ? { operation: 'status' as const, jobId: record.jobId } : { operation: 'run' as const };
+          const described = describeError(err, { secrets: this.secrets(), endpointId: record.endpointId, ...at });
           this.actions.set(record.key, described.actions);
           await this.finish(record, { ...endPatch(record, LocalStatus.error), error: [described.message, ...(described.details ?? [])].join('\n') }, controller);
         }
       } finally {
         offWaits?.();
         // Only this follow's own entries: a newer follow of the same job keeps its controller and its waits.
-        const superseded = this.active.has(initial.key) && this.active.get(initial.key) !== controller;
+        const superseded = this.owners.get(initial.key) !== controller;
         this.release(initial.key, controller);
         if (!superseded) {
           this.stopNotes.delete(initial.key);

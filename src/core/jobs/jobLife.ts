@@ -95,6 +95,19 @@ export function msToNextTick(facts: Pick<LifeFacts, 'submittedAt'>, now = Date.n
   return 1000 - (elapsed % 1000) + 5;
 }
 
+/** What a job offers now (the panel's buttons, the Jobs view's menus): worked out here, not by each view. */
+export function jobActions(facts: LifeFacts & { jobId?: string | undefined }, followed: boolean): { cancel: boolean; retry: boolean; stopWaiting: boolean } {
+  const { live } = describeJob(facts);
+  const known = facts.jobId !== undefined;
+  return {
+    // A job only stopped being followed may still run on the service: that one can still be cancelled.
+    cancel: known && ((followed && live) || facts.status === LocalStatus.stopped),
+    retry: known && !followed && (facts.status === 'FAILED' || facts.status === 'TIMED_OUT'),
+    // Once the service has said the job ended there is nothing left to stop (its outputs are being saved).
+    stopWaiting: followed && live,
+  };
+}
+
 /** "In progress · 2 s so far": the status and its duration, as one line. */
 export function lifeLine(facts: LifeFacts, now = Date.now()): string {
   const d = describeJob(facts, now);

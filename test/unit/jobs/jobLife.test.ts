@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatDuration } from '../../../src/core/jobs/durationText';
-import { answerPatch, cancelAnswerPatch, describeJob, lifeLine, msToNextTick, retryAnswerPatch, type LifeFacts } from '../../../src/core/jobs/jobLife';
+import { answerPatch, cancelAnswerPatch, describeJob, jobActions, lifeLine, msToNextTick, retryAnswerPatch, type LifeFacts } from '../../../src/core/jobs/jobLife';
 import type { Job } from '../../../src/core/schemas';
 
 const T0 = 1_700_000_000_000;
@@ -88,5 +88,17 @@ describe('transitions', () => {
   test('a progress update that echoes the key is scrubbed', () => {
     const patch = answerPatch({ status: 'IN_QUEUE', submittedAt: T0 }, job('IN_PROGRESS', { output: 'using key rpa_SECRET1234' }), ['rpa_SECRET1234']);
     assert.ok(!patch.progress?.includes('rpa_SECRET1234'));
+  });
+});
+
+describe('jobActions', () => {
+  test('what a job offers follows its life: cancel while it moves or after Stop Waiting, retry once failed and let go, stop waiting only while it moves', () => {
+    const moving = { status: 'IN_PROGRESS', submittedAt: T0, jobId: 'j1' };
+    assert.deepEqual(jobActions(moving, true), { cancel: true, retry: false, stopWaiting: true });
+    assert.deepEqual(jobActions({ ...moving, status: 'SAVING_OUTPUTS' }, true), { cancel: false, retry: false, stopWaiting: false });
+    assert.deepEqual(jobActions({ ...moving, status: 'CANCELLED' }, true), { cancel: false, retry: false, stopWaiting: false });
+    assert.deepEqual(jobActions({ ...moving, status: 'STOPPED' }, false), { cancel: true, retry: false, stopWaiting: false });
+    assert.deepEqual(jobActions({ ...moving, status: 'FAILED' }, false), { cancel: false, retry: true, stopWaiting: false });
+    assert.deepEqual(jobActions({ status: 'SUBMITTING', submittedAt: T0 }, true), { cancel: false, retry: false, stopWaiting: true });
   });
 });
