@@ -14,6 +14,13 @@ export interface ParsedInputFile {
   wrapped: boolean;
   /** The request options written beside "input" (webhook, policy, s3Config), to be sent as given. */
   request?: RequestOptions;
+  /** A sweep block beside "input" (batches only, see ../batch/sweep.ts), unchecked, with where its value starts. */
+  sweep?: { value: unknown; line: number; column: number };
+}
+
+export interface ParseInputOptions {
+  /** Accept a "sweep" block beside "input" (a batch expands it); without this it is refused like any other key. */
+  allowSweep?: boolean;
 }
 
 const REQUEST_OPTION_KEYS: ReadonlySet<string> = new Set(['webhook', 'policy', 's3Config']);
@@ -21,7 +28,7 @@ const REQUEST_OPTION_KEYS: ReadonlySet<string> = new Set(['webhook', 'policy', '
 const BOM = '\uFEFF';
 
 /** Parses the text of an input file. Throws BadInputError (with a 1-based line and column where there is one). */
-export function parseInputFile(text: string): ParsedInputFile {
+export function parseInputFile(text: string, options: ParseInputOptions = {}): ParsedInputFile {
   // Editors may save a BOM; it is invisible, so positions are counted without it.
   const body = text.startsWith(BOM) ? text.slice(1) : text;
   let parsed: unknown;
@@ -53,19 +60,20 @@ export function parseInputFile(text: string): ParsedInputFile {
 
   // Beside "input", the request options the platform documents (webhook, policy, s3Config) are sent as given;
   // anything else is refused before sending, at its line.
-  const extra = Object.keys(parsed).filter((k) => k !== 'input' && !REQUEST_OPTION_KEYS.has(k));
+  const sweepAllowed = options.allowSweep === true;
+  const extra = Object.keys(parsed).filter((k) => k !== 'input' && !REQUEST_OPTION_KEYS.has(k) && !(sweepAllowed && k === 'sweep'));
   if (extra.length > 0) {
     const first = extra[0]!;
     const list = extra.map((k) => JSON.stringify(k)).join(', ');
     throw new BadInputError(
       `The input file has "input" and also ${list} at the top level. Beside "input" the request body allows only ` +
-        `"webhook", "policy" and "s3Config": move ${extra.length === 1 ? 'it' : 'them'} inside "input", or remove the "input" wrapper.`,
+        `"webhook", "policy" and "s3Config"${Object.prototype.hasOwnProperty.call(parsed, 'sweep') ? ' (a "sweep" block runs as a batch: Run Batch)' : ''}: move ${extra.length === 1 ? 'it' : 'them'} inside "input", or remove the "input" wrapper.`,
       ...at(keyAt(first)?.keyOffset),
     );
   }
-  const options: Record<string, unknown> = {};
-  for (const k of Object.keys(parsed)) if (k !== 'input') options[k] = parsed[k];
-  const checked = RequestOptions.safeParse(options);
+  const requestOptions: Record<string, unknown> = {};
+  for (const k of Object.keys(parsed)) if (k !== 'input' && k !== 'sweep') requestOptions[k] = parsed[k];
+  const checked = RequestOptions.safeParse(requestOptions);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
     const top = String(issue.path[0] ?? '');
@@ -76,7 +84,12 @@ export function parseInputFile(text: string): ParsedInputFile {
   if (!isPlainObject(input)) {
     throw new BadInputError(`"input" must be a JSON object, not ${describeValue(input)}.`, ...at(keyAt('input')?.valueOffset));
   }
-  return { input, wrapped: true, ...(Object.keys(options).length ? { request: checked.data } : {}) };
+  let sweep: ParsedInputFile['sweep'];
+  if (sweepAllowed && Object.prototype.hasOwnProperty.call(parsed, 'sweep')) {
+    const [line = 1, column = 1] = at(keyAt('sweep')?.valueOffset);
+    sweep = { value: (parsed as { sweep: unknown }).sweep, line, column };
+  }
+  return { input, wrapped: true, ...(Object.keys(requestOptions).length ? { request: checked.data } : {}), ...(sweep ? { sweep } : {}) };
 }
 
 /**

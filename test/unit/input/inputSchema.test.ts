@@ -17,7 +17,7 @@ const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as
 
 describe('input file schema: request options', () => {
   test('beside "input" it offers exactly the core\'s request options, each with a description', () => {
-    const offered = Object.keys(schema.then.properties).filter((k) => k !== 'input').sort();
+    const offered = Object.keys(schema.then.properties).filter((k) => k !== 'input' && k !== 'sweep').sort();
     assert.deepEqual(offered, Object.keys(RequestOptions.shape).sort());
     for (const key of offered) assert.ok(schema.then.properties[key]!.description, `${key} is described`);
   });
@@ -28,6 +28,18 @@ describe('input file schema: request options', () => {
       assert.deepEqual(Object.keys(fields).sort(), Object.keys(shape).sort(), key);
       for (const [name, field] of Object.entries(fields)) assert.ok(field.description, `${key}.${name} is described`);
     }
+  });
+});
+
+describe('input file schema: sweep', () => {
+  test('a sweep block is offered beside "input" only, described, as non-empty lists under dotted paths', () => {
+    const sweep = schema.then.properties.sweep as { description?: string; minProperties?: number; propertyNames?: { pattern: string }; additionalProperties?: { type: string; minItems: number } };
+    assert.match(sweep.description ?? '', /Cartesian product/);
+    assert.equal(sweep.minProperties, 1);
+    assert.deepEqual([sweep.additionalProperties?.type, sweep.additionalProperties?.minItems], ['array', 1]);
+    const path = new RegExp(sweep.propertyNames!.pattern);
+    assert.ok(path.test('seed') && path.test('sampling_params.max_tokens'));
+    assert.ok(!path.test('a..b') && !path.test('.a') && !path.test(''));
   });
 });
 

@@ -1,0 +1,158 @@
+// What a batch's submissions wait for before each /run (issue 23 "Running"): the user's pause (or a guard's), a
+// wait the service asked for (429 Retry-After, an exhausted RateLimit window) and the service being down, which
+// is probed with a GET (health) before any job is sent again: a /run into a service that half-answers may leave
+// a job whose answer is lost. Following jobs already sent never waits here: they run on the service anyway.
+import { CancelledError, ForbiddenError, UnauthorizedError } from '../http/errors';
+import type { Clock } from '../http/clock';
+import { rateLimitWaitMs } from '../http/rateLimit';
+import type { ServiceClient } from '../service';
+
+/** `error`: something on this machine failed (the manifest could not be written). */
+export type PauseReason = 'user' | 'spend' | 'spendPerHour' | 'failures' | 'auth' | 'error';
+export type WaitReason = 'rateLimited' | 'quota' | 'serviceDown';
+
+export interface GateListener {
+  onWait(reason: WaitReason, until: number, message: string): void;
+  onPause(reason: PauseReason, message: string): void;
+}
+
+/** Between two probes of a service that is down. */
+export const SERVICE_DOWN_PROBE_MS = 2000;
+
+export class BatchGate {
+  private pausedFor: { reason: PauseReason; message: string } | undefined;
+  private resumeWaiters: Array<() => void> = [];
+  private holdUntil = 0;
+  private down = false;
+  private closed = false;
+  private readonly abort = new AbortController();
+  private readonly lastAnnounced = new Map<WaitReason, number>();
+
+  constructor(
+    private readonly client: ServiceClient,
+    private readonly endpointId: string,
+    private readonly clock: Clock,
+    private readonly listener: GateListener,
+    private readonly probeMs = SERVICE_DOWN_PROBE_MS,
+  ) {}
+
+  get paused(): { reason: PauseReason; message: string } | undefined {
+    return this.pausedFor;
+  }
+
+  /** Pauses submissions; the first reason stays until a resume (a second trip does not hide the first). */
+  pause(reason: PauseReason, message: string): boolean {
+    if (this.pausedFor || this.closed) return false;
+    this.pausedFor = { reason, message };
+    this.listener.onPause(reason, message);
+    return true;
+  }
+
+  resume(): boolean {
+    if (!this.pausedFor) return false;
+    this.pausedFor = undefined;
+    this.release();
+    return true;
+  }
+
+  /** Holds submissions for `ms` (a 429's Retry-After). */
+  hold(ms: number, reason: WaitReason, message: string): void {
+    const until = this.clock.now() + Math.max(0, ms);
+    if (until > this.holdUntil) this.holdUntil = until;
+    this.announce(reason, this.holdUntil, message);
+  }
+
+  /** The service did not answer: hold submissions until a probe gets through. */
+  markDown(message: string): void {
+    this.down = true;
+    this.hold(this.probeMs, 'serviceDown', message);
+  }
+
+  /** Wakes every waiter for good (the batch was cancelled): `pass` answers false from now on. */
+  close(): void {
+    this.closed = true;
+    this.abort.abort();
+    this.release();
+  }
+
+  /** Waits until a submission may go out; false when the batch was cancelled meanwhile. */
+  async pass(): Promise<boolean> {
+    for (;;) {
+      if (this.closed) return false;
+      if (this.pausedFor) {
+        await new Promise<void>((resolve) => this.resumeWaiters.push(resolve));
+        continue;
+      }
+      const now = this.clock.now();
+      const quota = rateLimitWaitMs(this.client.rateLimits, now);
+      if (quota > 0) this.announce('quota', now + quota, 'The request quota is used up until its window resets.');
+      const wait = Math.max(this.holdUntil - now, quota);
+      if (wait > 0) {
+        await this.sleep(wait);
+        continue;
+      }
+      if (this.down && !(await this.probe())) continue;
+      return true;
+    }
+  }
+
+  private probing: Promise<boolean> | undefined;
+
+  /** One probe at a time, whatever the number of slots waiting on it. */
+  private probe(): Promise<boolean> {
+    this.probing ??= this.probeOnce().finally(() => {
+      this.probing = undefined;
+    });
+    return this.probing;
+  }
+
+  private async probeOnce(): Promise<boolean> {
+    try {
+      await this.client.health(this.endpointId, { signal: this.abort.signal });
+      this.down = false;
+      return true;
+    } catch (e) {
+      if (this.closed || e instanceof CancelledError) return false;
+      if (e instanceof UnauthorizedError || e instanceof ForbiddenError) {
+        this.pause('auth', e.message);
+        return false;
+      }
+      this.hold(this.probeMs, 'serviceDown', `The service is not answering (${e instanceof Error ? e.message : String(e)}); waiting before sending more jobs.`);
+      return false;
+    }
+  }
+
+  private async sleep(ms: number): Promise<void> {
+    try {
+      await this.clock.sleep(ms, this.abort.signal);
+    } catch (e) {
+      if (!(e instanceof CancelledError)) throw e;
+    }
+  }
+
+  /**
+   * Waits the HTTP layer sits through for this endpoint's requests (a status-sync held for an exhausted window, a
+   * GET retried after a 429 or a 503) are the batch's waits too: told like its own. Returns the unsubscribe.
+   */
+  forwardClientWaits(): () => void {
+    return this.client.onRetryWait((w) => {
+      if (w.route.endpointId !== undefined && w.route.endpointId !== this.endpointId) return;
+      const reason: WaitReason = w.reason === 'quota' ? 'quota' : w.reason === 'rateLimited' ? 'rateLimited' : 'serviceDown';
+      const words = { quota: 'The request quota is used up until its window resets.', rateLimited: 'The service asked to wait (429).', serviceDown: `The service did not answer${w.status ? ` (${w.status})` : ''}; trying again.` };
+      this.announce(reason, w.until, words[reason]);
+    });
+  }
+
+  private announce(reason: WaitReason, until: number, message: string): void {
+    // Many slots meet the same wait: it is said once (per kind, so a 429 does not hide the window behind it).
+    if (until <= (this.lastAnnounced.get(reason) ?? 0)) return;
+    this.lastAnnounced.set(reason, until);
+    this.listener.onWait(reason, until, message);
+  }
+
+  private release(): void {
+    const waiters = this.resumeWaiters;
+    this.resumeWaiters = [];
+    for (const w of waiters) w();
+  }
+}

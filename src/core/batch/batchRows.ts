@@ -1,0 +1,41 @@
+// The rows of a batch as the runner holds them: one small record per job (the manifest's JobRow), changed only
+// through `update`, which writes the manifest line first and then tells the listeners. It is the one place a
+// batch job's state is set, so when the job life (src/core/jobs/, issue 22) lands, a row becomes a view of it here.
+import type { ManifestWriter } from './manifestFile';
+import type { JobRow } from './manifestFormat';
+import type { Clock } from '../http/clock';
+
+export class BatchRows {
+  private readonly rows = new Map<number, JobRow>();
+
+  constructor(
+    private readonly manifest: ManifestWriter,
+    private readonly clock: Clock,
+    private readonly onRow: (row: JobRow) => void,
+  ) {}
+
+  /** Takes a row as it is (a new batch's pending rows, a resumed batch's last lines), without writing. */
+  adopt(row: JobRow): void {
+    this.rows.set(row.index, row);
+  }
+
+  get(index: number): JobRow {
+    const row = this.rows.get(index);
+    if (!row) throw new Error(`No row ${index} in this batch.`);
+    return row;
+  }
+
+  all(): IterableIterator<JobRow> {
+    return this.rows.values();
+  }
+
+  /** Sets fields of a row (undefined removes one), appends its line, then tells the listeners. */
+  async update(index: number, change: Partial<Omit<JobRow, 'type' | 'index' | 'at'>>): Promise<JobRow> {
+    const next: JobRow = { ...this.get(index), ...change, at: this.clock.now() };
+    for (const key of Object.keys(next) as (keyof JobRow)[]) if (next[key] === undefined) delete next[key];
+    this.rows.set(index, next);
+    await this.manifest.write(next);
+    this.onRow(next);
+    return next;
+  }
+}

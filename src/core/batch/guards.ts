@@ -1,0 +1,65 @@
+// The batch's two brakes (issue 23 "Spend guard"): a spend limit, per batch and per hour, on the running cost
+// (each ended job's reported cost or estimate), and a streak of failures (the runaway-retry case users report:
+// a broken endpoint that fails every job in a second, billed each time). Either one pauses the batch with its
+// reason; the user decides. Pure bookkeeping: the scheduler calls `noteEnd` and pauses on what it returns.
+
+export interface GuardLimits {
+  /** USD for the whole batch; undefined: no limit. */
+  maxUsd?: number;
+  /** USD within any 60 minutes; undefined: no limit. */
+  maxUsdPerHour?: number;
+  /** Failed jobs in a row (in the order they ended) that pause the batch; undefined or 0: never. */
+  failureStreak?: number;
+}
+
+export type GuardTrip =
+  | { kind: 'spend'; message: string; spentUsd: number }
+  | { kind: 'spendPerHour'; message: string; lastHourUsd: number }
+  | { kind: 'failures'; message: string; errors: string[] };
+
+const HOUR_MS = 3_600_000;
+
+export class BatchGuards {
+  private spent = 0;
+  private readonly recent: Array<{ at: number; usd: number }> = [];
+  private streak: string[] = [];
+
+  constructor(private limits: GuardLimits) {}
+
+  /** New limits (a resume after "raise the limit"); the streak starts again, so one more failure does not re-pause. */
+  setLimits(limits: GuardLimits): void {
+    this.limits = limits;
+    this.streak = [];
+  }
+
+  get spentUsd(): number {
+    return this.spent;
+  }
+
+  /** Counts what a job cost before this batch run (a resumed batch's ended jobs), without tripping anything. */
+  addPrior(usd: number, at: number): void {
+    this.spent += usd;
+    this.recent.push({ at, usd });
+  }
+
+  /** A job ended: its cost (0 when unknown) and whether it failed (with its error). */
+  noteEnd(at: number, usd: number, failed: boolean, error: string | undefined): GuardTrip | undefined {
+    this.spent += usd;
+    this.recent.push({ at, usd });
+    while (this.recent.length > 0 && this.recent[0]!.at <= at - HOUR_MS) this.recent.shift();
+    this.streak = failed ? [...this.streak, error ?? 'no error message'] : [];
+    const { maxUsd, maxUsdPerHour, failureStreak } = this.limits;
+    if (failureStreak && this.streak.length >= failureStreak) {
+      const errors = [...new Set(this.streak)].slice(0, 3);
+      return { kind: 'failures', errors, message: `${this.streak.length} jobs failed in a row: ${errors.join('; ')}` };
+    }
+    if (maxUsd !== undefined && this.spent >= maxUsd) {
+      return { kind: 'spend', spentUsd: this.spent, message: `The batch has cost about $${this.spent.toFixed(4)}, over its limit of $${maxUsd.toFixed(2)}.` };
+    }
+    const hour = this.recent.reduce((sum, r) => sum + r.usd, 0);
+    if (maxUsdPerHour !== undefined && hour >= maxUsdPerHour) {
+      return { kind: 'spendPerHour', lastHourUsd: hour, message: `The batch has cost about $${hour.toFixed(4)} in the last hour, over the limit of $${maxUsdPerHour.toFixed(2)} per hour.` };
+    }
+    return undefined;
+  }
+}

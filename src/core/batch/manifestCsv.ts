@@ -1,0 +1,27 @@
+// The batch table as CSV (RFC 4180), for a spreadsheet: one row per job, from the manifest's rows. A cell that a
+// spreadsheet would run as a formula (=, +, -, @ first; a worker's error text is not ours) is prefixed with ',
+// the usual defence against CSV injection.
+import type { JobRow } from './manifestFormat';
+
+const COLUMNS = ['index', 'file', 'line', 'sweep', 'jobId', 'phase', 'status', 'delayMs', 'executionMs', 'costUsd', 'costKind', 'outputs', 'error'] as const;
+
+function cell(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  let text = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : JSON.stringify(value);
+  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function rowsToCsv(rows: Iterable<JobRow>): string {
+  const lines = [COLUMNS.join(',')];
+  const sorted = [...rows].sort((a, b) => a.index - b.index);
+  for (const r of sorted) {
+    lines.push(
+      [
+        r.index, r.ref.file, r.ref.line, r.ref.sweep, r.jobId, r.phase, r.status, r.delayTime, r.executionTime,
+        r.cost?.usd, r.cost?.kind, r.outputs?.join(' '), r.error,
+      ].map(cell).join(','),
+    );
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

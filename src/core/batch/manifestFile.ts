@@ -1,0 +1,102 @@
+// Writing and reading a batch manifest (the lines of manifestFormat.ts). The writer appends one line at a time
+// through one open file, in order; `write` resolves once the line is handed to the OS, which is what the
+// scheduler waits for before sending a /run (a process that dies then leaves the line; an OS crash may not,
+// which is accepted: see docs/batches.md). The reader rebuilds the batch from the file: the last line of each
+// job wins; a torn last line (a crash mid-write) is dropped and said so; any other unreadable line is reported.
+import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { parseJsonLine } from './jsonLine';
+import { ManifestLine, type BatchEventLine, type JobRow, type ManifestHeader, type RowPhase } from './manifestFormat';
+
+export class ManifestWriter {
+  private chain: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  private constructor(private readonly handle: FileHandle, readonly path: string) {}
+
+  /** Opens `path` for appending (created if missing): a resumed batch writes on after its old lines. */
+  static async open(path: string): Promise<ManifestWriter> {
+    return new ManifestWriter(await open(path, 'a'), path);
+  }
+
+  /** Appends one line; lines are written in the order of the calls. */
+  write(line: ManifestLine): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('The batch manifest is closed.'));
+    const text = `${JSON.stringify(line)}\n`;
+    const next = this.chain.then(() => this.handle.appendFile(text, 'utf8'));
+    // One failed write must not stop the ones after it from being tried (and failing loudly themselves).
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.chain;
+    await this.handle.close();
+  }
+}
+
+export interface ManifestProblem {
+  line: number;
+  message: string;
+}
+
+export interface ManifestState {
+  header?: ManifestHeader;
+  /** The latest row of each job, by index. */
+  rows: Map<number, JobRow>;
+  events: BatchEventLine[];
+  /** The last line was cut short (a crash mid-write) and was dropped. */
+  tornLastLine: boolean;
+  problems: ManifestProblem[];
+}
+
+/** Rebuilds a batch's state from its manifest text. Never throws for a bad line. */
+export function readManifestText(text: string): ManifestState {
+  const state: ManifestState = { rows: new Map(), events: [], tornLastLine: false, problems: [] };
+  const lines = text.split('\n');
+  // Text after the last newline is a line whose end was never written.
+  const last = lines.length - 1;
+  lines.forEach((raw, i) => {
+    if (raw.trim() === '') return;
+    const parsed = parseJsonLine(raw, ManifestLine);
+    if (!parsed.ok) {
+      if (i === last) state.tornLastLine = true;
+      else state.problems.push({ line: i + 1, message: parsed.message });
+      return;
+    }
+    const line = parsed.value;
+    if (line.type === 'batch') {
+      if (!state.header) state.header = line;
+    } else if (line.type === 'job') {
+      state.rows.set(line.index, line);
+    } else {
+      state.events.push(line);
+    }
+  });
+  return state;
+}
+
+export async function readManifest(path: string): Promise<ManifestState> {
+  return readManifestText(await readFile(path, 'utf8'));
+}
+
+/**
+ * Inputs that changed since the batch wrote their row and are still to be sent (a resume sends them as they are
+ * now): the indices, so the resume prompt can say so before anything goes out.
+ */
+export function changedInputs(state: Pick<ManifestState, 'rows'>, digests: ReadonlyMap<number, string>): number[] {
+  const changed: number[] = [];
+  for (const row of state.rows.values()) {
+    const now = digests.get(row.index);
+    if (row.phase === 'pending' && now !== undefined && now !== row.digest) changed.push(row.index);
+  }
+  return changed.sort((a, b) => a - b);
+}
+
+/** How many rows are in each phase: what a resume prompt says ("120 done, 4 running, 76 not sent"). */
+export function countPhases(state: Pick<ManifestState, 'rows'>): Record<RowPhase, number> {
+  const counts: Record<RowPhase, number> = { pending: 0, submitting: 0, unknown: 0, active: 0, ended: 0, skipped: 0, lost: 0 };
+  for (const row of state.rows.values()) counts[row.phase]++;
+  return counts;
+}

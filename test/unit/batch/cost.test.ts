@@ -1,0 +1,95 @@
+// Per-job cost and the batch's range before sending: reported costs shown as they are, estimates always said to
+// be estimates with how they were made, and the guards that pause a batch.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { jobCost, priceFromBilling } from '../../../src/core/batch/jobCost';
+import { priceFromTable } from '../../../src/core/batch/priceTable';
+import { estimateBatchCost } from '../../../src/core/batch/costRange';
+import { BatchGuards } from '../../../src/core/batch/guards';
+import { defaultConcurrency } from '../../../src/core/batch/concurrency';
+
+const price = { usdPerSecond: 0.0005, source: 'test price' };
+
+describe('jobCost', () => {
+  test('a public endpoint\'s own cost is reported as it is, whatever the price', () => {
+    assert.deepEqual(jobCost({ output: { image_url: 'u', cost: 0.0123 }, executionTime: 5000 }, price), { kind: 'reported', usd: 0.0123, how: 'reported by the endpoint in its output (`cost`)' });
+    assert.equal(jobCost({ output: { cost: 0.0123 } }, undefined).kind, 'reported');
+  });
+  test('a dedicated endpoint: execution seconds x price, labelled an estimate with its source', () => {
+    const c = jobCost({ output: { text: 'x' }, executionTime: 2500 }, price);
+    assert.equal(c.kind, 'estimate');
+    assert.ok(c.kind === 'estimate' && Math.abs(c.usd - 0.00125) < 1e-12);
+    assert.match(c.how, /^estimate: 2\.50 s of execution x \$0\.000500\/s \(test price\)/);
+  });
+  test('unknown without a price, an execution time, or with a nonsense cost', () => {
+    assert.equal(jobCost({ executionTime: 100 }, undefined).kind, 'unknown');
+    assert.equal(jobCost({ output: { cost: -1 } }, price).kind, 'unknown');
+    assert.equal(jobCost({ output: { cost: 'free' }, executionTime: 1000 }, price).kind, 'estimate');
+  });
+  test('a price from billing is the billed amount over the billed seconds', () => {
+    assert.equal(priceFromBilling(0.5, 1000, 'w')?.usdPerSecond, 0.0005);
+    assert.equal(priceFromBilling(0.5, 0, 'w'), undefined);
+  });
+  test('the price table takes the dearest listed pool, times the GPUs, and the user\'s own prices win', () => {
+    assert.equal(priceFromTable({ gpu: { pools: ['AMPERE_24', 'ADA_24'] } })?.usdPerSecond, 0.00031);
+    assert.ok(Math.abs(priceFromTable({ gpu: { pools: ['AMPERE_80'], count: 2 } })!.usdPerSecond - 0.00152) < 1e-12);
+    const own = priceFromTable({ gpu: { pools: ['ADA_24'] } }, { ADA_24: 0.0002 });
+    assert.equal(own?.usdPerSecond, 0.0002);
+    assert.match(own!.source, /your price table/);
+    assert.equal(priceFromTable({ gpu: { pools: ['MYSTERY'] } }), undefined);
+  });
+});
+
+describe('estimateBatchCost', () => {
+  const durations = { executionMs: 2000, executionSpreadMs: 500, queueMs: 100, queueSpreadMs: 50, samples: 7 };
+  test('a range from the learned durations and their spread; the high end adds worker start and idle time', () => {
+    const r = estimateBatchCost({ jobs: 100, durations, price, workers: 4, coldStartMs: 10_000, idleTimeoutMs: 5000 })!;
+    assert.ok(Math.abs(r.lowUsd - 100 * 1.5 * 0.0005) < 1e-9);
+    assert.ok(Math.abs(r.highUsd - (100 * 2.5 + 60) * 0.0005) < 1e-9);
+    assert.match(r.how, /^estimate: 100 jobs x 1\.5 to 2\.5 s \(the endpoint's last 7 jobs\).*60 s of worker start and idle time for 4 workers/);
+  });
+  test('public endpoints: the range of the costs they reported', () => {
+    const r = estimateBatchCost({ jobs: 10, reportedCosts: [0.01, 0.03, 0.02] })!;
+    assert.deepEqual([r.lowUsd, r.highUsd], [0.1, 0.3]);
+  });
+  test('nothing to base it on: no range rather than a made-up one', () => {
+    assert.equal(estimateBatchCost({ jobs: 10, price }), undefined);
+    assert.equal(estimateBatchCost({ jobs: 10, durations }), undefined);
+  });
+});
+
+describe('BatchGuards', () => {
+  test('the batch limit trips once the running cost reaches it', () => {
+    const g = new BatchGuards({ maxUsd: 0.01 });
+    assert.equal(g.noteEnd(0, 0.006, false, undefined), undefined);
+    assert.equal(g.noteEnd(1, 0.005, false, undefined)?.kind, 'spend');
+  });
+  test('the hourly limit counts only the last 60 minutes', () => {
+    const g = new BatchGuards({ maxUsdPerHour: 0.01 });
+    assert.equal(g.noteEnd(0, 0.008, false, undefined), undefined);
+    assert.equal(g.noteEnd(3_600_001, 0.008, false, undefined), undefined, 'the first one is out of the window');
+    assert.equal(g.noteEnd(3_600_002, 0.003, false, undefined)?.kind, 'spendPerHour');
+  });
+  test('N failures in a row trip with their reasons; a success in between starts the count again', () => {
+    const g = new BatchGuards({ failureStreak: 3 });
+    g.noteEnd(0, 0, true, 'CUDA out of memory');
+    g.noteEnd(0, 0, true, 'CUDA out of memory');
+    assert.equal(g.noteEnd(0, 0, false, undefined), undefined);
+    g.noteEnd(0, 0, true, 'a');
+    g.noteEnd(0, 0, true, 'b');
+    const trip = g.noteEnd(0, 0, true, 'b');
+    assert.equal(trip?.kind, 'failures');
+    assert.match(trip!.message, /^3 jobs failed in a row: a; b$/);
+  });
+});
+
+describe('defaultConcurrency', () => {
+  test('twice the workers that can run, at least 1, at most 64', () => {
+    assert.equal(defaultConcurrency(4), 8);
+    assert.equal(defaultConcurrency(0), 2);
+    assert.equal(defaultConcurrency(undefined), 2);
+    assert.equal(defaultConcurrency(100), 64);
+    const health = { workers: { idle: 0, initializing: 0, ready: 0, running: 1, throttled: 1, unhealthy: 1 } };
+    assert.equal(defaultConcurrency(4, health), 4);
+  });
+});

@@ -1,0 +1,75 @@
+// The manifest on a real file: lines appended in order, a batch rebuilt from them (the last line of a job wins),
+// a torn last line after a crash dropped and said so, and the CSV export.
+import { describe, test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { changedInputs, countPhases, ManifestWriter, readManifest } from '../../../src/core/batch/manifestFile';
+import { rowsToCsv } from '../../../src/core/batch/manifestCsv';
+import type { JobRow } from '../../../src/core/batch/manifestFormat';
+import type { BatchSource } from '../../../src/core/batch/batchInputs';
+
+const dir = mkdtempSync(join(tmpdir(), 'batch-manifest-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const source: BatchSource = { kind: 'jsonl', path: '/data/prompts.jsonl' };
+const header = { type: 'batch' as const, version: 1, batchId: 'b1', endpointId: 'ep', service: 'http://127.0.0.1:1', createdAt: '2026-11-25T00:00:00Z', jobs: 3, source };
+const row = (index: number, phase: JobRow['phase'], extra: Partial<JobRow> = {}): JobRow => ({ type: 'job', index, ref: { file: `in${index}.input.json` }, digest: 'd', phase, at: 1, ...extra });
+
+describe('manifest', () => {
+  test('the last line of each job wins; events are kept; a torn last line is dropped and reported', async () => {
+    const path = join(dir, 'a.jsonl');
+    const w = await ManifestWriter.open(path);
+    await Promise.all([
+      w.write(header),
+      w.write(row(0, 'pending')),
+      w.write(row(1, 'pending')),
+      w.write(row(0, 'submitting')),
+      w.write(row(0, 'active', { jobId: 'j0', status: 'IN_QUEUE' })),
+      w.write({ type: 'event', at: 2, event: 'paused', reason: 'spend' }),
+      w.write(row(0, 'ended', { jobId: 'j0', status: 'COMPLETED', cost: { kind: 'estimate', usd: 0.001, how: 'x' } })),
+    ]);
+    await w.close();
+    const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; phase?: string });
+    assert.deepEqual(lines.map((l) => l.phase ?? l.type), ['batch', 'pending', 'pending', 'submitting', 'active', 'event', 'ended'], 'written in call order');
+    // A crash in the middle of the next line.
+    appendFileSync(path, '{"type":"job","index":1,"ref":{"file":"in1.inp');
+    const state = await readManifest(path);
+    assert.equal(state.header?.batchId, 'b1');
+    assert.deepEqual(state.header?.source, source, 'a resume can expand the same inputs again');
+    assert.equal(state.tornLastLine, true);
+    assert.deepEqual(state.problems, []);
+    assert.equal(state.rows.get(0)?.phase, 'ended');
+    assert.equal(state.rows.get(1)?.phase, 'pending', 'the torn line did not count');
+    assert.deepEqual(state.events.map((e) => e.event), ['paused']);
+    assert.deepEqual(countPhases(state), { pending: 1, submitting: 0, unknown: 0, active: 0, ended: 1, skipped: 0, lost: 0 });
+    assert.deepEqual(changedInputs(state, new Map([[0, 'other'], [1, 'edited']])), [1], 'only an unsent input that changed is news');
+    assert.deepEqual(changedInputs(state, new Map([[0, 'd'], [1, 'd']])), []);
+  });
+
+  test('a broken line inside the file is reported with its number, and the rest is read', async () => {
+    const path = join(dir, 'b.jsonl');
+    const w = await ManifestWriter.open(path);
+    await w.write(header);
+    await w.close();
+    appendFileSync(path, 'garbage\n');
+    appendFileSync(path, `${JSON.stringify(row(2, 'unknown'))}\n`);
+    const state = await readManifest(path);
+    assert.equal(state.tornLastLine, false);
+    assert.deepEqual(state.problems.map((p) => p.line), [2]);
+    assert.equal(state.rows.get(2)?.phase, 'unknown');
+  });
+
+  test('CSV: one row per job in index order, quoted where needed, formulas defused', () => {
+    const csv = rowsToCsv([
+      row(1, 'ended', { status: 'FAILED', error: '=HYPERLINK("x")', executionTime: 1200 }),
+      row(0, 'ended', { status: 'COMPLETED', ref: { file: 'a,b.json', sweep: { seed: 1 } }, cost: { kind: 'reported', usd: 0.02, how: '' }, outputs: ['o/1.png', 'o/2.png'] }),
+    ]);
+    const lines = csv.split('\r\n');
+    assert.equal(lines[0], 'index,file,line,sweep,jobId,phase,status,delayMs,executionMs,costUsd,costKind,outputs,error');
+    assert.equal(lines[1], '0,"a,b.json",,"{""seed"":1}",,ended,COMPLETED,,,0.02,reported,o/1.png o/2.png,');
+    assert.equal(lines[2], '1,in1.input.json,,,,ended,FAILED,,1200,,,,"\'=HYPERLINK(""x"")"');
+    assert.equal(lines[3], '');
+  });
+});
