@@ -12,7 +12,7 @@ import type { JobItem } from '../history/jobsView';
 import type { JobPanels } from '../jobPanel/jobPanel';
 import { JobCommands } from './commandIds';
 import type { EndpointMemory } from './endpointMemory';
-import { type EndpointSource, pickEndpoint } from './endpointPicker';
+import { askRememberEndpoint, type EndpointSource, pickEndpoint } from './endpointPicker';
 import type { InputCodeLensProvider } from './inputCodeLens';
 import type { InputDiagnostics } from './inputDiagnostics';
 import { LocalStatus, statusWords, type JobRecord } from './jobRecord';
@@ -44,9 +44,18 @@ export class JobActions {
       void vscode.window.showErrorMessage(refusedInputMessage(vscode.workspace.asRelativePath(document.uri), parsed, this.d.runner.secrets()));
       return undefined;
     }
-    const endpoint = endpointId ?? this.d.memory.endpointFor(document.uri) ?? (await this.chooseEndpoint(document.uri));
+    const remembered = this.d.memory.endpointFor(document.uri);
+    const endpoint = endpointId ?? remembered ?? (await this.chooseEndpoint(document.uri));
     if (!endpoint) return undefined;
-    await this.d.memory.rememberEndpoint(document.uri, endpoint);
+    // The file's endpoint is the user's choice (issue 22): running it elsewhere asks once whether to keep the
+    // new one for the file; the default leaves the file's endpoint as it was.
+    if (remembered !== undefined && endpoint !== remembered) {
+      const keep = await askRememberEndpoint(vscode.workspace.asRelativePath(document.uri), endpoint, remembered);
+      if (keep === undefined) return undefined;
+      if (keep) await this.d.memory.rememberEndpoint(document.uri, endpoint);
+    } else if (remembered === undefined) {
+      await this.d.memory.rememberEndpoint(document.uri, endpoint);
+    }
     this.d.codeLens.refresh();
     return this.runInput(endpoint, parsed.input, mode, document.uri.scheme === 'untitled' ? undefined : document.uri, parsed.request);
   }

@@ -65,7 +65,13 @@ function quotaFriendlyDelay(client: ServiceClient, delay: number, now: number): 
   return stretched;
 }
 
-function expiredMessage(jobId: string): string {
+function expiredMessage(jobId: string, lastStatus: string | undefined): string {
+  // A job last seen moving cannot have outlived the 30 minutes kept after its end: the service lost it (a
+  // restart, a purge), and saying "expired" would blame a rule that did not apply (issue 22).
+  if (lastStatus !== undefined && !isTerminalStatus(lastStatus)) {
+    const where = lastStatus === 'IN_QUEUE' ? 'in its queue' : 'running';
+    return `Job ${jobId} was ${where} when last seen, and the service no longer knows it: it lost the job (restarted, or purged it), so no result will come from it: run it again.`;
+  }
   return `Job ${jobId} is no longer known to the service. Results are kept for ${RESULT_RETENTION_MINUTES} minutes after a job ends (SPEC 8.6), so this one has expired.`;
 }
 
@@ -157,7 +163,7 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
     } catch (e) {
       if (e instanceof CancelledError || signal?.aborted) throw new CancelledError();
       if (e instanceof NotFoundError) {
-        throw seen ? new NotFoundError(e.problem, expiredMessage(jobId)) : e;
+        throw seen ? new NotFoundError(e.problem, expiredMessage(jobId, last?.status)) : e;
       }
       if (!isTransient(e) || ++failures >= maxFailures) throw e;
       // Back off on the service's word (Retry-After) or by doubling, within the polling cap.
@@ -177,7 +183,8 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
     } else if (askedLongPoll) {
       unheld = 0;
     }
-    const changed = last === undefined || last.status !== job.status;
+    // A running job's latest progress update (its `output` while IN_PROGRESS) is news too.
+    const changed = last === undefined || last.status !== job.status || (job.output !== undefined && !sameOutput(last.output, job.output));
     last = job;
     if (isTerminalStatus(job.status)) {
       durations.record(key, job.delayTime, job.executionTime);
@@ -185,5 +192,14 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
       return job;
     }
     if (changed) onUpdate?.(job);
+  }
+}
+
+function sameOutput(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
   }
 }

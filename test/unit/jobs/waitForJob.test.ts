@@ -92,17 +92,19 @@ describe('waitForJob reaches every terminal state', () => {
 });
 
 describe('waitForJob: jobs that vanish, fail to answer, or are cancelled', () => {
-  test('a 404 for a job seen before says results are kept for 30 minutes', async () => {
+  test('a 404 for a job last seen running says the service lost it, not that its result expired', async () => {
     const server = await serve([job('IN_PROGRESS'), problem(404, 'job not found')]);
     const e = await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock() }));
     assert.ok(e instanceof NotFoundError);
-    assert.match(e.message, /kept for 30 minutes/);
+    assert.match(e.message, /was running when last seen/);
+    assert.match(e.message, /lost the job/);
+    assert.doesNotMatch(e.message, /expired/);
   });
 
-  test('a 404 right after submission (the job existed) says the same', async () => {
+  test('a 404 right after submission (the job was queued) says it was lost from the queue', async () => {
     const server = await serve([problem(404, 'job not found')]);
     const e = await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock(), initial: { id: 'job-1', status: 'IN_QUEUE' } }));
-    assert.match(e.message, /30 minutes/);
+    assert.match(e.message, /was in its queue when last seen/);
   });
 
   test('a 404 for an id never seen is the plain not-found error', async () => {
