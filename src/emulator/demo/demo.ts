@@ -2,7 +2,7 @@
 // that only appear in historic usage, and about 400 days of synthetic usage so every bucket size shows
 // something (issue 3). Documented in docs/emulator.md ("The built-in demo", with the prices); keep the two in step.
 import type { EmulatorConfigInput } from '../config';
-import { publicModelOfKind } from '../../core/serverless/publicModels';
+import { PUBLIC_MODELS, publicModelOfKind } from '../../core/serverless/publicModels';
 import { WORKER_SHAPE_DEMO_ENDPOINTS } from './demoShapes';
 
 // The public models are the catalog's (src/core/serverless/publicModels.ts), so the sidebar and the pickers
@@ -10,6 +10,8 @@ import { WORKER_SHAPE_DEMO_ENDPOINTS } from './demoShapes';
 const FLUX_SCHNELL = publicModelOfKind('image');
 const VIDEO = publicModelOfKind('video');
 const SPEECH = publicModelOfKind('audio');
+// Every other model of the catalog is served too, so whatever a picker offers runs on the demo.
+const OTHER_PUBLIC_MODELS = PUBLIC_MODELS.filter((m) => ![FLUX_SCHNELL, VIDEO, SPEECH].includes(m));
 
 export const DEMO_KEYS = {
   full: 'demo-key-full',
@@ -40,6 +42,7 @@ export function demoConfig(): EmulatorConfigInput {
           { id: FLUX_SCHNELL.id, name: FLUX_SCHNELL.name, kind: 'public-image', queueMs: 200, executionMs: 1200 },
           { id: VIDEO.id, name: VIDEO.name, kind: 'public-video', queueMs: 1000, executionMs: 6000, prices: { gpuPerSecond: 0.0012 } },
           { id: SPEECH.id, name: SPEECH.name, kind: 'public-audio', queueMs: 150, executionMs: 700, prices: { gpuPerSecond: 0.00019 } },
+          ...OTHER_PUBLIC_MODELS.map((m) => ({ id: m.id, name: m.name, kind: `public-${m.kind}` as const, queueMs: 400, executionMs: 3000 })),
           { id: 'echo', name: 'Echo', kind: 'echo', queueMs: 100, executionMs: 200, prices: { gpuPerSecond: 0.00001 } },
           // Issue 9: an endpoint whose cold start shows (8 s initializing) and whose two workers make a burst queue.
           { id: 'sd35-large', name: 'SD 3.5 Large (cold starts)', kind: 'image', queueMs: 500, executionMs: 5000, coldStartMs: 8000, workersMax: 2, idleTimeoutMs: 15_000, prices: { gpuPerSecond: 0.00069 } },
