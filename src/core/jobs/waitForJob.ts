@@ -41,6 +41,12 @@ export interface WaitOptions {
  * seconds, long enough that a job of up to this length is followed with one or two requests.
  */
 export const STATUS_SYNC_WAIT_MS = 10_000;
+/**
+ * The hold for a job once it has shown a progress update (an IN_PROGRESS answer with `output`): a held
+ * status-sync answers only at the job's end or the hold's, so a worker's progress_update would show 10 s late,
+ * or never for most jobs. Only jobs that report progress pay the extra questions.
+ */
+export const PROGRESS_WAIT_MS = 2_000;
 /** Unfinished status-sync answers in a row, each back in under half its hold, before the service is polled instead. */
 const UNHELD_BEFORE_POLLING = 3;
 
@@ -113,7 +119,8 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
   const routes = options.routeSupport ?? sharedRouteSupport;
   const service = client.settings.jobsBaseUrl;
   const longPoll = (): boolean => routes.get(service, 'statusSync') !== 'no';
-  const holdMs = clampStatusSyncWait(options.statusSyncWaitMs ?? STATUS_SYNC_WAIT_MS);
+  const fullHoldMs = clampStatusSyncWait(options.statusSyncWaitMs ?? STATUS_SYNC_WAIT_MS);
+  let holdMs = fullHoldMs;
   /** Whether the last question went to status-sync (and so should have been held by the service). */
   let askedLongPoll = false;
   /** Unfinished answers of status-sync that came back well before the hold asked for, in a row. */
@@ -183,6 +190,7 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
     } else if (askedLongPoll) {
       unheld = 0;
     }
+    if (job.status === 'IN_PROGRESS' && job.output !== undefined) holdMs = Math.min(fullHoldMs, clampStatusSyncWait(PROGRESS_WAIT_MS));
     // A running job's latest progress update (its `output` while IN_PROGRESS) is news too.
     const changed = last === undefined || last.status !== job.status || (job.output !== undefined && !sameOutput(last.output, job.output));
     last = job;

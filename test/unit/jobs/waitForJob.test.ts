@@ -217,6 +217,26 @@ describe('waitForJob on a service with status-sync (the long poll)', () => {
     assert.equal(routeSupport.get(server.url, 'statusSync'), 'yes');
   });
 
+  test('a job that shows a progress update is asked with a short hold from then on, so its next updates show', async () => {
+    // Held as a service does: the whole wait asked for. Answer 1 carries the worker's progress_update.
+    const server = await serve(async (req, index) => {
+      const wait = Number(new URL(req.url ?? '', 'http://x').searchParams.get('wait'));
+      await new Promise((r) => setTimeout(r, Math.min(wait, 2500)));
+      if (index === 0) return job('IN_PROGRESS', { output: 'step 1 of 3' });
+      if (index === 1) return job('IN_PROGRESS', { output: 'step 2 of 3' });
+      return job('COMPLETED', { output: { done: true }, executionTime: 9000 });
+    });
+    const seen: unknown[] = [];
+    const result = await waitForJob(clientOf(server), 'ep', 'job-1', {
+      routeSupport: new RouteSupport(), clock: quickClock(), statusSyncWaitMs: 10_000, initial: { id: 'job-1', status: 'IN_QUEUE' },
+      onUpdate: (j) => seen.push(j.output),
+    });
+    assert.equal(result.status, 'COMPLETED');
+    assert.deepEqual(seen, ['step 1 of 3', 'step 2 of 3', { done: true }], 'every update reached the caller');
+    assert.deepEqual(server.requests.map((r) => r.url), ['/v2/ep/status-sync/job-1?wait=10000', '/v2/ep/status-sync/job-1?wait=2000', '/v2/ep/status-sync/job-1?wait=2000'],
+      'the full hold until the job showed progress, then 2 s holds');
+  });
+
   test('a service without status-sync (404 on it, but /status knows the job) is learned once and polled from then on', async () => {
     const server = await serve((req, index) => (req.url.includes('/status-sync/') ? problem(404, 'no such route') : job(index === 1 ? 'IN_PROGRESS' : 'COMPLETED')));
     const routeSupport = new RouteSupport();
