@@ -15,7 +15,8 @@ import type { EndpointMemory } from './endpointMemory';
 import { askRememberEndpoint, type EndpointSource, pickEndpoint } from './endpointPicker';
 import type { InputCodeLensProvider } from './inputCodeLens';
 import type { InputDiagnostics } from './inputDiagnostics';
-import { LocalStatus, statusWords, type JobRecord } from './jobRecord';
+import { statusWords, type JobRecord } from './jobRecord';
+import { jobActions, lifeLine } from '../core/jobs/jobLife';
 import { NO_CANCEL_ROUTE_NOTE, type CancelResult, type JobRunner } from './jobRunner';
 import { refusedInputMessage } from './refusedInputMessage';
 
@@ -189,13 +190,13 @@ export class JobActions {
 
   /** A running job chosen from a list (the palette's Cancel Job and Stop Waiting, with no job given). */
   async pickRunningJob(title: string): Promise<string | undefined> {
-    const running = this.d.history.all().filter((r) => this.d.runner.isRunning(r.key) && r.status !== LocalStatus.saving);
+    const running = this.d.history.all().filter((r) => this.d.runner.isRunning(r.key) && jobActions(r, true).stopWaiting);
     if (!running.length) {
       void vscode.window.showInformationMessage('No jobs are running.');
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
-      running.map((r) => ({ label: r.endpointId, description: `${statusWords(r.status)}${r.jobId ? ` · ${r.jobId}` : ''}`, key: r.key })),
+      running.map((r) => ({ label: r.endpointId, description: `${lifeLine(r)}${r.jobId ? ` · ${r.jobId}` : ''}`, key: r.key })),
       { title },
     );
     return picked?.key;
@@ -215,14 +216,13 @@ export class JobActions {
     pick.placeholder = 'Open a job';
     pick.items = running.map((r) => ({
       label: r.endpointId,
-      description: `${statusWords(r.status)}${r.jobId ? ` · ${r.jobId}` : ''}`,
+      description: `${lifeLine(r)}${r.jobId ? ` · ${r.jobId}` : ''}`,
       key: r.key,
-      buttons: r.status === LocalStatus.saving
-        ? []
-        : [
-            ...(r.jobId ? [{ iconPath: new vscode.ThemeIcon('circle-slash'), tooltip: 'Cancel job' }] : []),
-            { iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: 'Stop waiting' },
-          ],
+      // What the job offers is the job life's to say (a job saving its outputs offers neither).
+      buttons: [
+        ...(jobActions(r, true).cancel ? [{ iconPath: new vscode.ThemeIcon('circle-slash'), tooltip: 'Cancel job' }] : []),
+        ...(jobActions(r, true).stopWaiting ? [{ iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: 'Stop waiting' }] : []),
+      ],
     }));
     const picked = await new Promise<Item | undefined>((resolve) => {
       pick.onDidTriggerItemButton((e) => {

@@ -3,10 +3,9 @@
 // so the status bar never suggests a job is done before its files are on disk (issue 15). One job alone is
 // shown as the job life describes it, its "so far" ticking once a second like the panel's and the Jobs view's.
 import * as vscode from 'vscode';
-import { lifeLine, msToNextTick } from '../core/jobs/jobLife';
+import { jobActions, lifeLine, msToNextTick } from '../core/jobs/jobLife';
 import type { HistoryStore } from '../history/historyStore';
 import { JobCommands } from './commandIds';
-import { LocalStatus } from './jobRecord';
 import type { JobRunner } from './jobRunner';
 
 /** The status bar's words for `running` followed jobs of which `saving` are saving their outputs. */
@@ -31,7 +30,8 @@ export function createRunningJobsStatusBar(runner: JobRunner, history: HistorySt
       return;
     }
     const followed = history.all().filter((r) => runner.isRunning(r.key));
-    const saving = followed.filter((r) => r.status === LocalStatus.saving).length;
+    // Followed but with nothing left to stop: the service has ended it and its outputs are being written.
+    const saving = followed.filter((r) => !jobActions(r, true).stopWaiting).length;
     const only = count === 1 && followed.length === 1 ? followed[0] : undefined;
     item.text = only && saving === 0 ? `$(sync~spin) 1 job running · ${only.endpointId} · ${lifeLine(only)}` : runningJobsText(count, saving);
     // On the job's own second, like the panel and the Jobs view.
