@@ -54,7 +54,12 @@ function draw(data: ChartData): void {
     ['Disk', data.disk, cssVar('--vscode-charts-yellow', '#cca700')],
     ['Fee', data.fee, cssVar('--vscode-charts-purple', '#b180d7')],
   ];
-  const datasets = series.map(([label, values, color]) => ({ label, data: values, backgroundColor: color, borderWidth: 0, stack: 'cost' }));
+  // The account's chart stacks each endpoint's total instead of the four cost components.
+  const palette = ['blue', 'green', 'yellow', 'purple', 'orange', 'red', 'foreground'].map((c, i) => cssVar(`--vscode-charts-${c}`, ['#3794ff', '#89d185', '#cca700', '#b180d7', '#d18616', '#f14c4c', '#cccccc'][i]!));
+  const stacks: [string, number[], string][] = data.byEndpoint
+    ? data.byEndpoint.map((e, i) => [e.label, e.values, palette[i % palette.length]!])
+    : series;
+  const datasets = stacks.map(([label, values, color]) => ({ label, data: values, backgroundColor: color, borderWidth: 0, stack: 'cost' }));
   chart?.destroy();
   chart = new Chart(canvas, {
     type: 'bar',
@@ -123,7 +128,8 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
     return;
   }
   const state = loadState();
-  vscode.setState({ ...state, last: parsed.data, endpointId: parsed.data.type === 'data' ? parsed.data.data.endpointId : state.endpointId });
+  const shown = parsed.data.type === 'data' ? parsed.data.data : undefined;
+  vscode.setState({ ...state, last: parsed.data, endpointId: shown ? shown.endpointId : state.endpointId, byEndpoint: shown ? shown.byEndpoint !== undefined : state.byEndpoint });
   try {
     show(parsed.data);
   } catch (e) {

@@ -2,16 +2,18 @@
 // host to act; it never fetches anything. Everything from the service or a file is set with textContent,
 // attributes only with setAttribute after a check, and media only from saved local files: blob: URLs of the
 // bytes the host sent, or (a file too big to send) the webview's own resource origin — the CSP enforces it too.
-import { HostMessage, type PanelJob, PanelState, type WebviewMessage } from '../../src/jobPanel/protocol';
+import { HostMessage, PanelJob, PanelState, type WebviewMessage } from '../../src/jobPanel/protocol';
 import { formatUsdExact } from '../../src/core/billing/usd';
 import { vscode } from '../../src/webview/vscodeApi';
 import { retryWaitText } from '../../src/errors/retryWaitText';
+import { describeJob, lifeLine, msToNextTick } from '../../src/core/jobs/jobLife';
+import { formatDuration } from '../../src/core/jobs/durationText';
 import { button, el, isLocalResource } from './dom';
 import { renderOutputs, type SavedMedia } from './outputs';
 
 const root = document.getElementById('root') ?? document.body.appendChild(document.createElement('main'));
 let current: PanelJob | undefined;
-let ticker: ReturnType<typeof setInterval> | undefined;
+let ticker: ReturnType<typeof setTimeout> | undefined;
 /** Whether the last render was of what the host sent (rather than of the saved state, before `ready`). */
 let currentFromHost = false;
 /** blob: URLs of the outputs the host sent as bytes, by their `src`: made once, reused by every render. */
@@ -21,44 +23,14 @@ function send(message: WebviewMessage): void {
   vscode.postMessage(message);
 }
 
-function seconds(ms: number | undefined): string {
-  if (ms === undefined) return '—';
-  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
-}
-
-function elapsed(from: number, to: number): string {
-  const s = Math.max(0, Math.floor((to - from) / 1000));
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
-}
-
-const STATUS_WORDS: Record<string, string> = {
-  SUBMITTING: 'Submitting…',
-  SAVING_OUTPUTS: 'Finished, saving outputs…',
-  IN_QUEUE: 'In queue',
-  IN_PROGRESS: 'In progress',
-  RUNNING: 'Running',
-  COMPLETED: 'Completed',
-  FAILED: 'Failed',
-  CANCELLED: 'Cancelled',
-  TIMED_OUT: 'Timed out',
-  STOPPED: 'Stopped waiting',
-  ERROR: 'Error',
-};
 
 function statusLine(job: PanelJob, now: number): string {
-  const line = progressLine(job, now);
+  // The job life's one line, as the Jobs view and the status bar say it.
+  const line = lifeLine(job, now);
   // A poll waiting before its retry says so, counting down (issue 12); the host posts only its start and end.
   return job.running && job.retryWait && job.retryWait.until > now ? `${line} · ${retryWaitText(job.retryWait, now)}` : line;
 }
 
-function progressLine(job: PanelJob, now: number): string {
-  const words = STATUS_WORDS[job.status] ?? job.status;
-  if (job.running && (job.status === 'IN_QUEUE' || job.status === 'SUBMITTING')) return `${words} for ${elapsed(job.submittedAt, now)}`;
-  if (job.status === 'SAVING_OUTPUTS') return words;
-  if (job.running && job.startedAt !== undefined) return `${words} for ${elapsed(job.startedAt, now)}`;
-  if (job.finishedAt !== undefined) return `${words} after ${elapsed(job.submittedAt, job.finishedAt)}`;
-  return words;
-}
 
 const MIME_BY_EXTENSION: Record<string, string> = {
   png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', gif: 'image/gif',
@@ -130,12 +102,13 @@ function render(job: PanelJob, fromHost: boolean): void {
   } else {
     row('Input', 'entered directly');
   }
-  row('Mode', job.mode === 'sync' ? 'sync (/runsync)' : 'async (/run, then /status)');
+  // What really happens (issue 22): an async job is followed on the long poll where the service has one.
+  row('Mode', job.mode === 'sync' ? 'sync (/runsync, then followed on /status-sync if it outlives the wait)' : 'async (/run, then followed on /status-sync, or /status where the service has none)');
   header.append(meta);
 
   const actions = el('div', 'actions');
   if (job.canCancel) actions.append(button('Cancel job', () => send({ type: 'cancelJob' }), { action: 'cancel-job', title: 'Ends the job on the service (POST /cancel): it stops running and being billed' }));
-  if (job.running && job.status !== 'SAVING_OUTPUTS') actions.append(button('Stop waiting', () => send({ type: 'cancel' }), { secondary: true, action: 'cancel', title: 'Only stops following the job: it may go on running (and being billed) on the service' }));
+  if (job.canStopWaiting) actions.append(button('Stop waiting', () => send({ type: 'cancel' }), { secondary: true, action: 'cancel', title: 'Only stops following the job: it may go on running (and being billed) on the service' }));
   if (job.canRetry) actions.append(button('Retry', () => send({ type: 'retry' }), { action: 'retry', title: 'Queues the same job again on the service (POST /retry) and follows it' }));
   actions.append(button('Run again', () => send({ type: 'runAgain' }), { action: 'run-again' }));
   if (job.outputsFolder) actions.append(button('Show outputs folder', () => send({ type: 'openOutputsFolder' }), { secondary: true }));
@@ -159,8 +132,9 @@ function render(job: PanelJob, fromHost: boolean): void {
     timings.append(el('dt', undefined, name), el('dd', undefined, value));
   };
   t('Status', job.status);
-  t('Delay (queue)', job.delayTime !== undefined ? seconds(job.delayTime) : undefined);
-  t('Execution', job.executionTime !== undefined ? seconds(job.executionTime) : undefined);
+  if (job.attempt !== undefined && job.attempt > 1) t('Attempt', String(job.attempt));
+  t('Delay (queue)', job.delayTime !== undefined ? formatDuration(job.delayTime) : undefined);
+  t('Execution', job.executionTime !== undefined ? formatDuration(job.executionTime) : undefined);
   t('Worker', job.workerId);
   t('Cost', job.cost !== undefined ? formatUsdExact(job.cost) : undefined);
   status.append(timings);
@@ -173,6 +147,16 @@ function render(job: PanelJob, fromHost: boolean): void {
   }
   if (job.note) status.append(el('p', 'note', job.note));
   root.append(status);
+
+  // The worker's latest progress update while the job runs (`output` of an IN_PROGRESS job).
+  if (job.progress !== undefined && describeJob(job).live) {
+    const section = el('section', 'progress');
+    section.append(el('h2', undefined, 'Progress'));
+    const text = el('pre', 'progress-text', job.progress);
+    text.id = 'progress';
+    section.append(text);
+    root.append(section);
+  }
 
   // A streaming worker's text as it is written, until the saved output.txt takes its place.
   if (job.streamText !== undefined && !job.outputs.some((o) => o.kind === 'text')) {
@@ -198,15 +182,30 @@ function render(job: PanelJob, fromHost: boolean): void {
   startTicker(job);
 }
 
-/** Elapsed time ticks locally each second while the job runs; the host sends only real changes. */
+/** Elapsed time ticks locally on the job's own second while it moves; the host sends only real changes. */
 function startTicker(job: PanelJob): void {
-  if (ticker) clearInterval(ticker);
+  if (ticker) clearTimeout(ticker);
   ticker = undefined;
-  if (!job.running) return;
-  ticker = setInterval(() => {
+  // Ticks while the job life says the job moves; stops at its final state.
+  if (!job.running || !describeJob(job).live) return;
+  const tick = (): void => {
     const line = document.getElementById('status-line');
     if (line && current) line.textContent = statusLine(current, Date.now());
-  }, 1000);
+    ticker = setTimeout(tick, msToNextTick(job));
+  };
+  ticker = setTimeout(tick, msToNextTick(job));
+}
+
+/** The job the host wrote into the page (a data attribute, validated like any message). */
+function initialJob(): PanelJob | undefined {
+  const raw = root.dataset['job'];
+  if (!raw) return undefined;
+  try {
+    const parsed = PanelJob.safeParse(JSON.parse(raw));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 window.addEventListener('message', (event: MessageEvent<unknown>) => {
@@ -216,8 +215,10 @@ window.addEventListener('message', (event: MessageEvent<unknown>) => {
   else if (parsed.data.type === 'file') receiveFile(parsed.data.src, parsed.data.bytes);
 });
 
-// Show what we had before hiding or reloading at once, then ask the host for the current state.
+// Show what we had before hiding or reloading at once, else the job as it stood when the host wrote the page
+// (no blank first paint), then ask the host for the current state.
 const saved = PanelState.safeParse(vscode.getState());
-if (saved.success && saved.data.job) render(saved.data.job, false);
+const firstJob = saved.success && saved.data.job ? saved.data.job : initialJob();
+if (firstJob) render(firstJob, false);
 else root.append(el('p', 'note', 'Loading job…'));
 send({ type: 'ready' });

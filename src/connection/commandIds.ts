@@ -12,6 +12,8 @@ export const Commands = {
   removeEndpoint: 'serverlessGpu.removeEndpoint',
   changeBillingWindow: 'serverlessGpu.changeBillingWindow',
   showCostChart: 'serverlessGpu.showCostChart',
+  /** The view title's chart: the whole account, whatever item is selected (issue 22). */
+  showAccountCostChart: 'serverlessGpu.showAccountCostChart',
   purgeQueue: 'serverlessGpu.purgeQueue',
   /** Owned by the logging module (extension.ts): reveals the output channel. */
   showLogs: 'serverlessGpu.showLogs',

@@ -4,7 +4,10 @@ import { AMOUNTS_PER_ROW, isoFromMs, type BillingTable } from '../core/billing/b
 import { bucketLabel } from '../endpoints/billingTreeModel';
 import type { ChartData } from './protocol';
 
-export function buildChartData(table: BillingTable, subtitle: string, endpoint?: { id: string; displayName?: string }): ChartData {
+/** Endpoints drawn as series of their own in the account's chart; the others are summed as one. */
+const MAX_ENDPOINT_SERIES = 8;
+
+export function buildChartData(table: BillingTable, subtitle: string, endpoint?: { id: string; displayName?: string }, names?: ReadonlyMap<string, string>): ChartData {
   const { starts, amounts } = endpoint ? endpointSeries(table, endpoint.id) : { starts: table.seriesStartMs, amounts: table.seriesAmounts };
   const size = table.query.bucketSize;
   const column = (k: number): number[] => Array.from({ length: starts.length }, (_, i) => amounts[i * AMOUNTS_PER_ROW + k]!);
@@ -19,7 +22,26 @@ export function buildChartData(table: BillingTable, subtitle: string, endpoint?:
     fee: column(4),
   };
   if (endpoint) data.endpointId = endpoint.id;
+  else if (names) data.byEndpoint = endpointStacks(table, starts, names);
   return data;
+}
+
+/** Each endpoint's total per bucket of `starts` (oldest first), biggest endpoints first, the rest as "Other endpoints". */
+function endpointStacks(table: BillingTable, starts: ArrayLike<number>, names: ReadonlyMap<string, string>): { label: string; values: number[] }[] {
+  const index = new Map(Array.from(starts, (ms, i) => [ms, i]));
+  const all = table.endpoints.map((e) => {
+    const values = new Array<number>(starts.length).fill(0);
+    const series = endpointSeries(table, e.id);
+    series.starts.forEach((ms, i) => {
+      const at = index.get(ms);
+      if (at !== undefined) values[at]! += series.amounts[i * AMOUNTS_PER_ROW]!;
+    });
+    return { label: names.get(e.id) ?? e.id, values, total: values.reduce((a, b) => a + b, 0) };
+  }).filter((e) => e.total > 0).sort((a, b) => b.total - a.total);
+  const shown = all.slice(0, MAX_ENDPOINT_SERIES).map(({ label, values }) => ({ label, values }));
+  const rest = all.slice(MAX_ENDPOINT_SERIES);
+  if (rest.length) shown.push({ label: `Other endpoints (${rest.length})`, values: Array.from(starts, (_, i) => rest.reduce((sum, e) => sum + e.values[i]!, 0)) });
+  return shown;
 }
 
 /** One endpoint's buckets oldest first (the table keeps them newest first), records of the same instant summed. */

@@ -20,6 +20,8 @@ export class CostChartPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private channel: WebviewChannel<FromWebview, ToWebview> | undefined;
   private endpointId: string | undefined;
+  /** The account's chart (view title): all endpoints stacked by endpoint. */
+  private byEndpoint = false;
   private readonly drawnEmitter = new vscode.EventEmitter<Drawn>();
   /** What the page reported it drew (tests wait on it). */
   readonly onDidDraw = this.drawnEmitter.event;
@@ -32,9 +34,10 @@ export class CostChartPanel implements vscode.Disposable {
     this.disposables.push(this.drawnEmitter, tree.onDidLoad(() => this.update()));
   }
 
-  /** Opens (or reveals and retargets) the chart: all endpoints, or the one given. */
-  async show(endpointId?: string): Promise<void> {
+  /** Opens (or reveals and retargets) the chart: all endpoints, or the one given; `byEndpoint`: the account's, stacked by endpoint. */
+  async show(endpointId?: string, byEndpoint = false): Promise<void> {
     this.endpointId = endpointId;
+    this.byEndpoint = endpointId === undefined && byEndpoint;
     if (!this.panel) {
       this.attach(vscode.window.createWebviewPanel(COST_CHART_VIEW_TYPE, 'Cost Chart', vscode.ViewColumn.Active, webviewOptions(this.extensionUri)));
     } else {
@@ -48,6 +51,7 @@ export class CostChartPanel implements vscode.Disposable {
   restore(panel: vscode.WebviewPanel, state: unknown): void {
     const parsed = ChartState.safeParse(state);
     this.endpointId = parsed.success ? parsed.data.endpointId : undefined;
+    this.byEndpoint = parsed.success && parsed.data.byEndpoint === true;
     this.panel?.dispose();
     this.attach(panel);
     if (this.tree.loaded) this.update();
@@ -112,7 +116,10 @@ export class CostChartPanel implements vscode.Disposable {
     const total = id ? (node?.amounts.total ?? 0) : loaded.model.totals.total;
     const subtitle = describeWindow(loaded.window, loaded.model.window, formatUsd(total));
     const endpoint = id ? { id, ...(node?.displayName ? { displayName: node.displayName } : {}) } : undefined;
-    return { type: 'data', data: buildChartData(loaded.result.table, subtitle, endpoint) };
+    const names = this.byEndpoint ? new Map(loaded.model.endpoints.map((e) => [e.id, e.displayName ?? e.id])) : undefined;
+    const data = buildChartData(loaded.result.table, subtitle, endpoint, names);
+    if (this.byEndpoint) data.title = 'Account, by endpoint';
+    return { type: 'data', data };
   }
 
   private noticeMessage(): ToWebview {

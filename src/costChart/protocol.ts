@@ -21,7 +21,12 @@ export const ChartData = z.strictObject({
   cpu: Amounts,
   disk: Amounts,
   fee: Amounts,
-}).check(z.refine((d) => [d.ranges, d.gpu, d.cpu, d.disk, d.fee].every((a) => a.length === d.labels.length), {
+  /**
+   * The account's chart (the view title's button): each endpoint's total per bucket, stacked by endpoint
+   * instead of by cost component. The biggest first; the rest summed as one series.
+   */
+  byEndpoint: z.optional(z.array(z.strictObject({ label: z.string(), values: Amounts }))),
+}).check(z.refine((d) => [d.ranges, d.gpu, d.cpu, d.disk, d.fee, ...(d.byEndpoint ?? []).map((e) => e.values)].every((a) => a.length === d.labels.length), {
   message: 'every series has one value per bucket',
 }));
 export type ChartData = z.infer<typeof ChartData>;
@@ -55,6 +60,8 @@ export type FromWebview = z.infer<typeof FromWebview>;
 /** What the webview keeps with setState, to redraw at once when shown again or restored after a reload. */
 export const ChartState = z.strictObject({
   endpointId: z.optional(z.string()),
+  /** The account's chart, stacked by endpoint. */
+  byEndpoint: z.optional(z.boolean()),
   last: z.optional(ToWebview),
 });
 export type ChartState = z.infer<typeof ChartState>;

@@ -2,6 +2,7 @@
 // nodes (billed endpoints, the account's endpoint list where the service has one, and the endpoints the user
 // added) with their totals and buckets, sorted for display. No `vscode` import, so the bench times exactly
 // this in plain Node, the merge is unit-tested there, and the tree items are thin wrappers around it.
+import { publicModel, type PublicModel } from '../core/serverless/publicModels';
 import { AMOUNTS_PER_ROW, type BillingTable, type TableAmounts } from '../core/billing/billingTable';
 import type { BucketSize } from '../core/schemas';
 import { formatUsd, formatUsdExact } from '../core/billing/usd';
@@ -48,6 +49,8 @@ export interface EndpointNode {
    * true when a list was read; never for an endpoint the user added (public model ids are in no list).
    */
   readonly deleted: boolean;
+  /** One of the platform's public models (src/core/serverless/publicModels.ts): billed here, in no list, not deleted. */
+  readonly publicModel?: PublicModel;
   readonly amounts: Breakdown;
   /** How many buckets it has, known without making them (whether the item can be expanded). */
   readonly bucketCount: number;
@@ -72,7 +75,7 @@ function zero(): Breakdown {
 }
 
 /** What an endpoint node says of itself, apart from its buckets. */
-type EndpointFacts = { -readonly [K in keyof Pick<EndpointNode, 'id' | 'displayName' | 'added' | 'listed' | 'deleted' | 'amounts'>]: EndpointNode[K] };
+type EndpointFacts = { -readonly [K in keyof Pick<EndpointNode, 'id' | 'displayName' | 'added' | 'listed' | 'deleted' | 'publicModel' | 'amounts'>]: EndpointNode[K] };
 
 /** An endpoint whose bucket nodes are made on first use: a year by the hour is 8,760 of them per endpoint. */
 function endpointNode(facts: EndpointFacts, table: BillingTable | undefined, row: number): EndpointNode {
@@ -144,8 +147,11 @@ export function buildBillingTree(
     const displayName = addedNames.get(id) || (listName && listName !== id ? listName : undefined);
     const isAdded = addedNames.has(id);
     const isListed = listNames.has(id);
-    const facts: EndpointFacts = { id, added: isAdded, listed: isListed, deleted: listed !== undefined && !isListed && !isAdded, amounts };
-    if (displayName) facts.displayName = displayName;
+    const model = publicModel(id);
+    const facts: EndpointFacts = { id, added: isAdded, listed: isListed, deleted: listed !== undefined && !isListed && !isAdded && !model, amounts };
+    if (model) facts.publicModel = model;
+    const name = displayName ?? model?.name;
+    if (name) facts.displayName = name;
     return endpointNode(facts, row >= 0 ? table : undefined, row);
   };
   const endpoints = table.endpoints.map((e, row) => make(e.id, toBreakdown(e), row));

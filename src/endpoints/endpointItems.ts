@@ -5,6 +5,7 @@ import type { ErrorDescription } from '../errors/describeError';
 import type { HealthLook } from './healthText';
 import type { BucketNode, EndpointNode } from './billingTreeModel';
 import { bucketText, endpointText } from './itemText';
+import { formatUsd } from '../core/billing/usd';
 
 export const ContextValues = {
   /** An endpoint from the billing records only. */
@@ -25,7 +26,25 @@ export interface MessageNode {
   readonly description: ErrorDescription | { message: string; actions: ErrorDescription['actions'] };
 }
 
-export type TreeNode = EndpointNode | BucketNode | MessageNode;
+/** "Public models": the platform's models billed to the account (or offered to it), apart from its own endpoints. */
+export interface PublicModelsNode {
+  readonly kind: 'publicModels';
+  readonly endpoints: readonly EndpointNode[];
+}
+
+export type TreeNode = EndpointNode | BucketNode | MessageNode | PublicModelsNode;
+
+export class PublicModelsItem extends vscode.TreeItem {
+  constructor(readonly node: PublicModelsNode) {
+    super('Public models', vscode.TreeItemCollapsibleState.Expanded);
+    this.id = 'publicModels';
+    const total = node.endpoints.reduce((sum, e) => sum + e.amounts.total, 0);
+    this.description = formatUsd(total);
+    this.tooltip = 'Models the platform hosts (Public Endpoints): billed to this account per use, never in its endpoint list.';
+    this.contextValue = 'publicModels';
+    this.iconPath = new vscode.ThemeIcon('globe');
+  }
+}
 
 export class EndpointItem extends vscode.TreeItem {
   constructor(readonly node: EndpointNode, health?: HealthLook) {
@@ -36,7 +55,7 @@ export class EndpointItem extends vscode.TreeItem {
     this.contextValue = node.added ? ContextValues.addedEndpoint : node.deleted ? ContextValues.deletedEndpoint : ContextValues.endpoint;
     this.iconPath = node.deleted
       ? new vscode.ThemeIcon('trash', new vscode.ThemeColor('disabledForeground'))
-      : new vscode.ThemeIcon(node.amounts.total > 0 ? 'server-process' : 'server');
+      : new vscode.ThemeIcon(node.publicModel ? 'globe' : node.amounts.total > 0 ? 'server-process' : 'server');
   }
 }
 

@@ -17,7 +17,8 @@ import { buildBillingTree, type BillingTreeModel, type ListedEndpoint } from './
 import { EndpointHealth } from './endpointHealth';
 import { formatUsd } from '../core/billing/usd';
 import { describeWindow, parseStoredWindow, windowLabel, windowQuery, type BillingWindow } from './billingWindow';
-import { BucketItem, EndpointItem, MessageItem, type MessageNode, type TreeNode } from './endpointItems';
+import { BucketItem, EndpointItem, MessageItem, PublicModelsItem, type MessageNode, type PublicModelsNode, type TreeNode } from './endpointItems';
+import type { EndpointNode } from './billingTreeModel';
 import { bucketTooltip, endpointTooltip } from './itemText';
 
 export const ENDPOINTS_VIEW_ID = 'serverlessGpu.endpoints';
@@ -50,6 +51,8 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   private abort: AbortController | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private view: vscode.TreeView<TreeNode> | undefined;
+  /** The "Public models" group of each loaded model's endpoints (null: none). */
+  private readonly groups = new WeakMap<readonly EndpointNode[], PublicModelsNode | null>();
   private readonly disposables: vscode.Disposable[] = [];
   private currentWindow: BillingWindow;
   /** Live health of the listed endpoints, asked for only while the view is visible. */
@@ -255,6 +258,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
       case 'endpoint': return new EndpointItem(node, this.health.get(node.id));
       case 'bucket': return new BucketItem(node);
       case 'message': return new MessageItem(node);
+      case 'publicModels': return new PublicModelsItem(node);
     }
   }
 
@@ -266,7 +270,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
-    if (node) return node.kind === 'endpoint' ? node.buckets : [];
+    if (node) return node.kind === 'endpoint' ? node.buckets : node.kind === 'publicModels' ? [...node.endpoints] : [];
     const s = this.state;
     switch (s.kind) {
       case 'idle':
@@ -277,13 +281,27 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
         return []; // the welcome view (viewsWelcome, when serverlessGpu.noKey) takes the space
       case 'error':
         return [this.errorNode(s)];
-      case 'loaded':
-        return s.model.endpoints.length ? s.model.endpoints : [{
+      case 'loaded': {
+        const group = this.publicModelsOf(s.model.endpoints);
+        const own = s.model.endpoints.filter((e) => !e.publicModel);
+        if (own.length || group) return [...own, ...(group ? [group] : [])];
+        return [{
           kind: 'message',
           severity: 'info',
           description: { message: 'No usage in this billing window.', actions: [{ title: 'Add Endpoint', command: Commands.addEndpoint }] },
         }];
+      }
     }
+  }
+
+  /** The "Public models" group of a loaded model, made once per model (getParent returns the same node). */
+  private publicModelsOf(endpoints: readonly EndpointNode[]): PublicModelsNode | undefined {
+    const cached = this.groups.get(endpoints);
+    if (cached !== undefined) return cached ?? undefined;
+    const models = endpoints.filter((e) => e.publicModel);
+    const group: PublicModelsNode | undefined = models.length ? { kind: 'publicModels', endpoints: models } : undefined;
+    this.groups.set(endpoints, group ?? null);
+    return group;
   }
 
   private errorNode(s: Extract<TreeState, { kind: 'error' }>): MessageNode {
@@ -291,6 +309,7 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
+    if (node.kind === 'endpoint' && node.publicModel && this.state.kind === 'loaded') return this.publicModelsOf(this.state.model.endpoints);
     return node.kind === 'bucket' ? node.parent : undefined;
   }
 }

@@ -22,6 +22,7 @@ export function endpointText(node: EndpointNode, health?: HealthLook): ItemText 
   const parts = [formatUsd(node.amounts.total)];
   if (node.displayName) parts.unshift(node.id);
   if (node.deleted) parts.push('deleted');
+  if (node.publicModel?.price) parts.push(node.publicModel.price);
   const live = health ? healthSummary(health.health) : '';
   if (live) parts.push(live);
   return { label: node.displayName ?? node.id, description: parts.join(' · ') };
@@ -32,6 +33,10 @@ export function endpointTooltip(node: EndpointNode, window: BillingTreeModel['wi
     node.displayName ? `${node.displayName} (${node.id})` : node.id,
   ];
   if (node.deleted) lines.push('Deleted: billed in this window, but no longer in the account\'s endpoint list');
+  if (node.publicModel) {
+    const m = node.publicModel;
+    lines.push(`Public model (${m.kind}), hosted by the platform and billed to this account per use${m.price ? `: ${m.price}` : ''}`, `Source: ${m.source}`);
+  }
   lines.push(
     `Total ${formatUsdExact(node.amounts.total)}`,
     formatBreakdown(node.amounts, true),

@@ -45,7 +45,10 @@ export function registerEndpoints(context: vscode.ExtensionContext, connection: 
       addEndpoint(tree, connection, added, typeof id === 'string' ? id : undefined, typeof name === 'string' ? name : undefined))),
     vscode.commands.registerCommand(Commands.removeEndpoint, guard((arg?: unknown) => removeEndpoint(tree, connection, added, arg))),
     vscode.commands.registerCommand(Commands.changeBillingWindow, guard((w?: unknown) => changeBillingWindow(tree, w === undefined ? undefined : parseStoredWindow(w)))),
+    // An endpoint's chart comes from its item; the view title's button draws the account, stacked by endpoint
+    // (VS Code may hand a view-title command the selected item, which must not narrow it).
     vscode.commands.registerCommand(Commands.showCostChart, guard((arg?: unknown) => chart.show(endpointIdOf(arg)))),
+    vscode.commands.registerCommand(Commands.showAccountCostChart, guard(() => chart.show(undefined, true))),
     vscode.commands.registerCommand(Commands.purgeQueue, guard((arg?: unknown) => purgeQueue(tree, connection, arg, services.confirm))),
     vscode.window.registerWebviewPanelSerializer(COST_CHART_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => chart.restore(panel, state),

@@ -1,8 +1,10 @@
 // The "Jobs" view in the sidebar: this workspace's job history, newest first, each with its status, endpoint
-// and duration, and the saved PNG as its icon where there is one. Clicking opens the job's panel from disk.
+// and duration as the job life describes them (the panel's words exactly), and the saved PNG as its icon
+// where there is one. A job still moving ticks its "so far" once a second. Clicking opens the job's panel.
 import * as vscode from 'vscode';
+import { describeJob, jobActions, msToNextTick } from '../core/jobs/jobLife';
 import { JobCommands } from '../jobs/commandIds';
-import { durationMs, isFinished, LocalStatus, statusWords, type JobRecord } from '../jobs/jobRecord';
+import type { JobRecord } from '../jobs/jobRecord';
 import type { HistoryStore } from './historyStore';
 import { retryWaitText, type WaitLike } from '../errors/retryWaitText';
 
@@ -16,24 +18,22 @@ const STATUS_ICONS: Record<string, [string, string?]> = {
 };
 
 export class JobItem extends vscode.TreeItem {
-  constructor(readonly record: JobRecord, running: boolean, retryWait?: WaitLike) {
+  constructor(readonly record: JobRecord, followed: boolean, retryWait?: WaitLike, now = Date.now()) {
     super(record.endpointId, vscode.TreeItemCollapsibleState.None);
     this.id = record.key;
-    const status = statusWords(record.status);
-    const duration = formatDuration(durationMs(record));
-    // A job the service has finished but whose outputs are still being written is not "so far" any more.
-    const progress = running && record.status !== LocalStatus.saving ? `${duration} so far` : duration;
+    const life = describeJob(record, now);
+    // Followed only to write job.json after the service ended it: already shown as ended, nothing to stop.
+    const running = followed && !life.final;
     // A poll waiting before its retry says so first (issue 12), counting down with the view's refresh.
     const waiting = running && retryWait ? `${retryWaitText(retryWait)} · ` : '';
-    this.description = `${waiting}${status} · ${progress} · ${formatWhen(record.submittedAt)}`;
+    const duration = life.durationText ? ` · ${life.durationText}` : '';
+    this.description = `${waiting}${life.statusText}${duration} · ${formatWhen(record.submittedAt)}`;
     // A job whose outputs are being saved offers no "Stop waiting": the service already ended it.
     // Finished: `.retryable` for a FAILED / TIMED_OUT job the service knows (Retry), `.stopped` for one only no
     // longer followed (Cancel Job can still end it there); the manifest's menus key on these.
-    const finishedKind =
-      record.jobId && (record.status === 'FAILED' || record.status === 'TIMED_OUT') ? 'serverlessGpu.job.retryable'
-        : record.jobId && record.status === LocalStatus.stopped ? 'serverlessGpu.job.stopped'
-          : 'serverlessGpu.job';
-    this.contextValue = !running ? finishedKind : record.status === LocalStatus.saving ? 'serverlessGpu.job.saving' : 'serverlessGpu.job.running';
+    const actions = jobActions(record, followed);
+    const finishedKind = actions.retry ? 'serverlessGpu.job.retryable' : actions.cancel ? 'serverlessGpu.job.stopped' : 'serverlessGpu.job';
+    this.contextValue = !running ? finishedKind : actions.stopWaiting ? 'serverlessGpu.job.running' : 'serverlessGpu.job.saving';
     const tip = new vscode.MarkdownString(undefined, true);
     tip.isTrusted = false;
     tip.supportHtml = false;
@@ -45,14 +45,14 @@ export class JobItem extends vscode.TreeItem {
     if (record.thumbnail) {
       // The saved PNG itself as the thumbnail: a local file, never a remote URL.
       this.iconPath = vscode.Uri.parse(record.thumbnail);
-    } else if (running || !isFinished(record)) {
+    } else if (!life.final) {
       this.iconPath = new vscode.ThemeIcon('sync~spin');
     } else {
       const [icon, color] = STATUS_ICONS[record.status] ?? ['circle-outline'];
       this.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     }
     this.command = { command: JobCommands.openJob, title: 'Open Job', arguments: [record.key] };
-    this.accessibilityInformation = { label: `${record.endpointId}, ${status}, ${duration}` };
+    this.accessibilityInformation = { label: `${record.endpointId}, ${life.statusText}, ${life.durationText}` };
   }
 }
 
@@ -60,6 +60,8 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscod
   private readonly emitter = new vscode.EventEmitter<JobItem | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly subscription: vscode.Disposable;
+  /** Redraws once a second while a job shown is live, so its "so far" ticks like the panel's. */
+  private ticker: ReturnType<typeof setTimeout> | undefined;
   /** What each item showed when last drawn: a change to anything else (streamed text, why it waits) redraws nothing. */
   private readonly drawn = new Map<string, string>();
 
@@ -79,6 +81,16 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscod
   dispose(): void {
     this.subscription.dispose();
     this.emitter.dispose();
+    this.tick(undefined);
+  }
+
+  /** Redraws at the next second of `live`'s job (the panel and the status bar tick on the same second), or stops. */
+  private tick(live: JobRecord | undefined): void {
+    if (this.ticker) clearTimeout(this.ticker);
+    this.ticker = live ? setTimeout(() => {
+      this.ticker = undefined;
+      this.refresh();
+    }, msToNextTick(live)) : undefined;
   }
 
   refresh(): void {
@@ -92,11 +104,18 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscod
   getChildren(element?: JobItem): JobItem[] {
     if (element) return [];
     this.drawn.clear();
-    return this.history.all().map((r) => {
+    const now = Date.now();
+    let live: JobRecord | undefined;
+    const items = this.history.all().map((r) => {
       const running = this.isRunning(r.key);
       this.drawn.set(r.key, drawnFacts(r, running));
-      return new JobItem(r, running, this.retryWait(r.key));
+      const item = new JobItem(r, running, this.retryWait(r.key), now);
+      if (!live && running && describeJob(r, now).live) live = r;
+      return item;
     });
+    // Stops with the last live job's final state.
+    this.tick(live);
+    return items;
   }
 
   getParent(): undefined {
@@ -104,19 +123,9 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscod
   }
 }
 
-/** The facts of a record its item shows (the duration ticks on redraws only, as before). */
+/** The facts of a record its item shows (its live "so far" ticks on the view's own timer). */
 function drawnFacts(record: JobRecord, running: boolean): string {
-  return JSON.stringify([record.status, running, record.jobId, record.finishedAt, record.thumbnail, record.error, record.endpointId]);
-}
-
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return '—';
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  const s = ms / 1000;
-  if (s < 60) return `${s.toFixed(1)} s`;
-  // Rounded once, before the split: rounding only the seconds read 119.6 s as "1 min 60 s".
-  const whole = Math.round(s);
-  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+  return JSON.stringify([record.status, running, record.jobId, record.finishedAt, record.delayTime, record.executionTime, record.attempt, record.submittedAt, record.thumbnail, record.error, record.endpointId]);
 }
 
 function formatWhen(epochMs: number): string {

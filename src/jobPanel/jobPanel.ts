@@ -2,19 +2,19 @@
 // from the history store as the job moves, and restored after a reload by the serializer from the job's
 // record and its saved job.json. It never talks to the service: "Run again", "Cancel", "Retry" and "Stop
 // waiting" go to the runner's commands.
-import { open as openFile, stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
-import { readTextFile } from '../core/outputs/textFile';
-import { safeFileName } from '../core/outputs/safeFileName';
 import type { ErrorAction } from '../errors/describeError';
 import type { WaitLike } from '../errors/retryWaitText';
 import type { HistoryStore } from '../history/historyStore';
 import { JOB_PANEL_VIEW_TYPE } from '../jobs/commandIds';
-import { isFinished, JobRecord, statusWords } from '../jobs/jobRecord';
+import { describeJob } from '../core/jobs/jobLife';
+import { isFinished, JobRecord } from '../jobs/jobRecord';
 import { renderWebviewHtml, webviewOptions } from '../webview/html';
 import { WebviewChannel } from '../webview/messages';
 import { abbreviate, toPanelJob } from './panelModel';
+import { actOnOutput } from './outputActions';
+import { fileSize, MAX_FILE_BYTES_IN_MESSAGE, readJobJson, readWholeFile, recordFromJobJson } from './savedJobFiles';
 import { HostMessage, type PanelJob, PanelState, WebviewMessage } from './protocol';
 
 export interface PanelActions {
@@ -55,16 +55,6 @@ interface OpenPanel {
   /** Counts update() calls: only the latest may post (see update). */
   generation: number;
 }
-
-/**
- * Larger files are left to `src` (loaded by the editor from the disk, through the webview service worker)
- * rather than copied into a message. A message costs the extension host about 5.5 bytes of ArrayBuffers per
- * byte sent (VS Code's RPC buffer, protocol writer, compression and WebSocket frames in code-server), left for
- * the garbage collector: a 512 KiB image is under 3 MB of that, a job's four 1 MB images were 24 MB (issue 11).
- * Small files keep the bytes, and with them most panels never touch the service worker's 30 s stall
- * (PanelOutput's sentAsBytes).
- */
-const MAX_FILE_BYTES_IN_MESSAGE = 512 * 1024;
 
 export class JobPanels implements vscode.Disposable {
   private readonly panels = new Map<string, OpenPanel>();
@@ -181,6 +171,7 @@ export class JobPanels implements vscode.Disposable {
       channel: new WebviewChannel<WebviewMessage, HostMessage>(panel.webview, WebviewMessage, (m) => this.onMessage(key, m), this.logger, HostMessage),
     };
     this.panels.set(key, open);
+    const record = this.history.get(key);
     panel.webview.html = renderWebviewHtml({
       webview: panel.webview,
       extensionUri: this.extensionUri,
@@ -190,6 +181,8 @@ export class JobPanels implements vscode.Disposable {
       // Saved outputs are shown from their bytes (see PanelOutput's sentAsBytes), as blob: URLs the page makes.
       imgSrc: ['blob:'],
       mediaSrc: ['blob:'],
+      // The job as it stands, so the first paint is not blank until `ready` has made its round trip.
+      ...(record ? { initialState: this.panelJob(open, record) } : {}),
     });
     panel.onDidDispose(() => {
       open.channel.dispose();
@@ -205,6 +198,8 @@ export class JobPanels implements vscode.Disposable {
     // Updates overlap (each may wait for file reads): one started later has the newer record, so an earlier
     // one still waiting gives way to it and never posts an older state after a newer one.
     const generation = ++open.generation;
+    // A retried job moves again: the job.json of its failed attempt is no longer what it is.
+    if (!isFinished(record)) open.jobJson = undefined;
     // The panel may also have been closed meanwhile: never post to a disposed webview.
     const superseded = (): boolean => this.panels.get(key) !== open || open.generation !== generation;
     if (open.jobJson === undefined && isFinished(record) && record.outputsFolder) {
@@ -213,15 +208,7 @@ export class JobPanels implements vscode.Disposable {
       if (superseded()) return;
       if (jobJson !== undefined) open.jobJson = abbreviate(jobJson);
     }
-    const roots = this.actions.outputRoots().map((r) => r.toString());
-    const job = toPanelJob(record, {
-      webview: open.panel.webview,
-      running: this.actions.isRunning(key),
-      retryWait: this.actions.retryWait(key),
-      errorActions: this.actions.errorActions(key),
-      jobJson: open.jobJson ?? (isFinished(record) ? undefined : { input: record.input }),
-      isAllowedFile: (uri) => roots.some((r) => uri.toString().startsWith(`${r}/`)),
-    });
+    const job = this.panelJob(open, record);
     open.last = job;
     const files = await this.markFilesSentAsBytes(open, record, job);
     if (superseded()) return;
@@ -230,6 +217,19 @@ export class JobPanels implements vscode.Disposable {
     open.channel.post({ type: 'job', job });
     this.postEmitter.fire({ key, job });
     void this.sendFiles(open);
+  }
+
+  /** What the page shows of `record`: rendered from the record, never worked out here. */
+  private panelJob(open: OpenPanel, record: JobRecord): PanelJob {
+    const roots = this.actions.outputRoots().map((r) => r.toString());
+    return toPanelJob(record, {
+      webview: open.panel.webview,
+      running: this.actions.isRunning(open.key),
+      retryWait: this.actions.retryWait(open.key),
+      errorActions: this.actions.errorActions(open.key),
+      jobJson: open.jobJson ?? (isFinished(record) ? undefined : { input: record.input }),
+      isAllowedFile: (uri) => roots.some((r) => uri.toString().startsWith(`${r}/`)),
+    });
   }
 
   /**
@@ -329,29 +329,10 @@ export class JobPanels implements vscode.Disposable {
         return;
       }
       case 'openOutput':
-        // VS Code's own image preview (and its players) for the saved file.
-        if (outputUri) await vscode.commands.executeCommand('vscode.open', outputUri, vscode.ViewColumn.Active);
-        return;
       case 'openExternally':
-        if (outputUri) {
-          const opened = await vscode.env.openExternal(outputUri);
-          if (!opened) await vscode.commands.executeCommand('revealInExplorer', outputUri);
-        }
-        return;
-      case 'saveAs': {
-        if (!outputUri) return;
-        const name = outputUri.path.slice(outputUri.path.lastIndexOf('/') + 1);
-        const base = vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.joinPath(outputUri, '..');
-        const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(base, name), title: 'Save output as' });
-        if (target) {
-          await vscode.workspace.fs.copy(outputUri, target, { overwrite: true });
-          void vscode.window.showInformationMessage(`Saved ${vscode.workspace.asRelativePath(target)}`);
-        }
-        return;
-      }
+      case 'saveAs':
       case 'copySeed':
-        await vscode.env.clipboard.writeText(String(message.seed));
-        void vscode.window.setStatusBarMessage(`Seed ${message.seed} copied`, 3000);
+        await actOnOutput(message, outputUri);
         return;
     }
   }
@@ -359,115 +340,5 @@ export class JobPanels implements vscode.Disposable {
 
 function titleOf(record: JobRecord | undefined): string {
   if (!record) return 'Job';
-  return `${record.endpointId} · ${statusWords(record.status)}`;
-}
-
-/** A file's size in bytes, or undefined when it is not there. */
-async function fileSize(file: vscode.Uri): Promise<number | undefined> {
-  try {
-    return file.scheme === 'file' ? (await stat(file.fsPath)).size : (await vscode.workspace.fs.stat(file)).size;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A whole file (up to MAX_FILE_BYTES_IN_MESSAGE) as a plain Uint8Array over an ArrayBuffer of its own, read
- * straight into it: VS Code passes only exact Uint8Arrays to a webview as binary, and sends the whole
- * ArrayBuffer under a view (a Node Buffer may be a view into a shared pool).
- */
-async function readWholeFile(file: vscode.Uri): Promise<Uint8Array<ArrayBuffer> | undefined> {
-  if (file.scheme !== 'file') return readSmallFile(file);
-  try {
-    const handle = await openFile(file.fsPath, 'r');
-    try {
-      const size = (await handle.stat()).size;
-      if (size > MAX_FILE_BYTES_IN_MESSAGE) return undefined;
-      const bytes = new Uint8Array(size);
-      for (let offset = 0; offset < size;) {
-        const { bytesRead } = await handle.read(bytes, offset, size - offset, offset);
-        if (bytesRead === 0) return undefined; // shorter than its size said: being rewritten
-        offset += bytesRead;
-      }
-      return bytes;
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return undefined;
-  }
-}
-
-async function readSmallFile(file: vscode.Uri): Promise<Uint8Array<ArrayBuffer> | undefined> {
-  try {
-    if ((await vscode.workspace.fs.stat(file)).size > MAX_FILE_BYTES_IN_MESSAGE) return undefined;
-    // A plain Uint8Array of its own (the file system may hand back a Node Buffer, a view into a shared pool):
-    // VS Code passes only exact Uint8Arrays to the webview as binary.
-    return new Uint8Array(await vscode.workspace.fs.readFile(file));
-  } catch {
-    return undefined;
-  }
-}
-
-/** A saved text output (output.txt), or undefined when it cannot be read or is too big to show. */
-async function readText(file: vscode.Uri): Promise<string | undefined> {
-  const bytes = await readSmallFile(file);
-  return bytes ? new TextDecoder().decode(bytes) : undefined;
-}
-
-async function readJobJson(folder: string): Promise<unknown> {
-  try {
-    const file = vscode.Uri.joinPath(vscode.Uri.parse(folder), 'job.json');
-    // It holds the whole output (base64 images too): read as text without a Buffer of the whole file.
-    const text = file.scheme === 'file' ? await readTextFile(file.fsPath) : new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** A record rebuilt from a job's saved job.json (written by saveJobOutputs), for a panel restored after its history entry went. */
-async function recordFromJobJson(folderPath: string | undefined, key: string): Promise<JobRecord | undefined> {
-  if (!folderPath) return undefined;
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  const candidates = [vscode.Uri.file(folderPath), ...folders.map((f) => vscode.Uri.joinPath(f.uri, folderPath))];
-  for (const folder of candidates) {
-    const saved = (await readJobJson(folder.toString())) as Record<string, unknown> | undefined;
-    if (!saved || typeof saved !== 'object') continue;
-    const job = (saved['job'] ?? {}) as Record<string, unknown>;
-    // job.json is a file on disk anyone could edit: only names saveJobOutputs could have written are kept, so
-    // a crafted "../x.sh" can never become a path that Open externally or Save as… acts on.
-    const files = (Array.isArray(saved['files']) ? (saved['files'] as Array<Record<string, unknown>>) : []).filter(
-      (f) => typeof f['name'] === 'string' && f['name'] !== '' && safeFileName(f['name']) === f['name'],
-    );
-    const parsed = JobRecord.safeParse({
-      key,
-      endpointId: saved['endpointId'],
-      jobId: saved['jobId'],
-      mode: String(saved['jobId'] ?? '').startsWith('sync-') ? 'sync' : 'async',
-      ...(typeof saved['inputFile'] === 'string' ? { inputFile: vscode.Uri.file(saved['inputFile']).toString() } : {}),
-      input: saved['input'] ?? {},
-      status: saved['status'],
-      submittedAt: Date.parse(String(saved['savedAt'])) || Date.now(),
-      finishedAt: Date.parse(String(saved['savedAt'])) || Date.now(),
-      delayTime: job['delayTime'],
-      executionTime: job['executionTime'],
-      workerId: job['workerId'],
-      cost: saved['costUsd'],
-      outputsFolder: folder.toString(),
-      outputs: await Promise.all(files.map(async (f) => {
-        const file = vscode.Uri.joinPath(folder, String(f['name']));
-        return {
-          kind: f['kind'] === 'png' ? 'image' : f['kind'],
-          field: f['field'],
-          file: file.toString(),
-          seed: f['seed'],
-          // A model's answer is shown from its saved output.txt.
-          ...(f['kind'] === 'text' || f['kind'] === 'transcript' ? { text: await readText(file) } : {}),
-        };
-      })),
-    });
-    if (parsed.success) return parsed.data;
-  }
-  return undefined;
+  return `${record.endpointId} · ${describeJob(record).statusText}`;
 }

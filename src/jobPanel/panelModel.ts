@@ -3,8 +3,8 @@
 import * as vscode from 'vscode';
 import type { ErrorAction } from '../errors/describeError';
 import type { WaitLike } from '../errors/retryWaitText';
-import { LocalStatus, type JobRecord } from '../jobs/jobRecord';
-import { isTerminalStatus } from '../core/schemas';
+import type { JobRecord } from '../jobs/jobRecord';
+import { describeJob, jobActions } from '../core/jobs/jobLife';
 import type { PanelJob, PanelOutput } from './protocol';
 
 /** Longest string kept as is in the panel's job JSON; longer ones (base64 images) are abbreviated. */
@@ -47,6 +47,8 @@ export function toPanelJob(
         return { kind: 'rejected', index, reason: o.note ?? 'Rejected.', value: o.field };
     }
   });
+  const life = describeJob(record);
+  const actions = jobActions(record, options.running);
   return {
     key: record.key,
     endpointId: record.endpointId,
@@ -56,10 +58,9 @@ export function toPanelJob(
     status: record.status,
     running: options.running,
     retryWait: options.running && options.retryWait ? { reason: options.retryWait.reason, status: options.retryWait.status, until: options.retryWait.until } : undefined,
-    canCancel:
-      record.jobId !== undefined &&
-      ((options.running && !isTerminalStatus(record.status) && record.status !== LocalStatus.saving) || record.status === LocalStatus.stopped),
-    canRetry: !options.running && record.jobId !== undefined && (record.status === 'FAILED' || record.status === 'TIMED_OUT'),
+    canCancel: actions.cancel,
+    canRetry: actions.retry,
+    canStopWaiting: actions.stopWaiting,
     submittedAt: record.submittedAt,
     startedAt: record.startedAt,
     finishedAt: record.finishedAt,
@@ -70,6 +71,8 @@ export function toPanelJob(
     error: record.error,
     queueReason: record.status === 'IN_QUEUE' ? record.queueReason : undefined,
     streamText: record.streamText,
+    progress: life.live ? record.progress : undefined,
+    attempt: record.attempt,
     errorActions: options.errorActions.map((a, i) => ({ id: String(i), label: a.title })),
     note: record.note,
     outputsFolder: record.outputsFolder ? vscode.workspace.asRelativePath(vscode.Uri.parse(record.outputsFolder)) : undefined,

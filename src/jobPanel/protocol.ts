@@ -72,6 +72,8 @@ export const PanelJob = z.strictObject({
   canCancel: z._default(z.boolean(), false),
   /** Retry is offered (a FAILED or TIMED_OUT job the service knows). */
   canRetry: z._default(z.boolean(), false),
+  /** Stop Waiting is offered (a job followed and still moving). */
+  canStopWaiting: z._default(z.boolean(), false),
   ...jobFacts,
   /** Actions offered with the error (describeError), shown as buttons. */
   errorActions: z._default(z.array(z.strictObject({ id: z.string(), label: z.string() })), []),

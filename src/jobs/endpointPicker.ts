@@ -3,6 +3,7 @@
 // (public model ids count, SPEC 4.4).
 import * as vscode from 'vscode';
 import { acceptedEndpointId, checkEndpointId, rowNamed } from './endpointChoice';
+import { PUBLIC_MODELS, publicModel } from '../core/serverless/publicModels';
 
 export interface KnownEndpoint {
   id: string;
@@ -42,9 +43,16 @@ export async function pickEndpoint(options: {
       endpointId: id,
     });
   };
-  if (options.current) add(options.current);
-  for (const id of options.used) add(id, 'used here', known.get(id)?.label);
-  for (const e of known.values()) add(e.id, e.description, e.label);
+  const own = (id: string): boolean => !publicModel(id);
+  if (options.current && own(options.current)) add(options.current);
+  for (const id of options.used.filter(own)) add(id, 'used here', known.get(id)?.label);
+  for (const e of known.values()) if (own(e.id)) add(e.id, e.description, e.label);
+  // The platform's public models in a group of their own, always offered: picked, never typed (issue 22).
+  items.push({ label: 'Public models', kind: vscode.QuickPickItemKind.Separator });
+  for (const m of PUBLIC_MODELS) {
+    const used = options.used.includes(m.id) ? 'used here' : undefined;
+    add(m.id, ['public model', m.kind, m.price, used].filter(Boolean).join(' · '), m.name);
+  }
 
   const qp = vscode.window.createQuickPick<Item>();
   qp.title = options.title;
@@ -81,4 +89,15 @@ export async function pickEndpoint(options: {
     });
     qp.show();
   });
+}
+
+/**
+ * Running a file on an endpoint other than its remembered one: this run only (the first row, the default), or
+ * remember the new one for the file. Undefined when the question was dismissed (nothing runs).
+ */
+export async function askRememberEndpoint(file: string, endpoint: string, remembered: string): Promise<boolean | undefined> {
+  const once = { label: `Run on ${endpoint} this time only`, description: `${file} stays on ${remembered}`, keep: false };
+  const keep = { label: `Run on ${endpoint} and remember it for ${file}`, description: `instead of ${remembered}`, keep: true };
+  const chosen = await vscode.window.showQuickPick([once, keep], { title: `${file} runs on ${remembered}`, placeHolder: 'Remember the new endpoint for this file?' });
+  return chosen?.keep;
 }

@@ -22,19 +22,22 @@ export class InputCodeLensProvider implements vscode.CodeLensProvider {
     return [
       new vscode.CodeLens(top, {
         title: endpoint ? `$(play) Run on ${endpoint}` : '$(play) Run… (choose an endpoint)',
-        tooltip: endpoint ? `Send this file as a job's input to ${endpoint} (/run, then /status)` : 'Choose an endpoint, then run this file',
+        // What really happens (issue 22): the job is followed on the long poll where the service has one.
+        tooltip: endpoint
+          ? `The endpoint remembered for this file is ${endpoint}: sends the file as a job's input there (/run), then follows the job on /status-sync (/status where the service has none)`
+          : 'Choose an endpoint, then run this file',
         command: JobCommands.runCurrentFile,
         arguments: args,
       }),
       new vscode.CodeLens(top, {
         title: 'Run sync',
-        tooltip: 'Send with /runsync (continues by polling if the service answers before the job is done)',
+        tooltip: 'Send with /runsync (a job still running when it answers is followed on /status-sync)',
         command: JobCommands.runCurrentFileSync,
         arguments: args,
       }),
       new vscode.CodeLens(top, {
         title: 'Change endpoint',
-        tooltip: 'Choose the endpoint this file runs on',
+        tooltip: endpoint ? `Runs on ${endpoint} (remembered for this file): choose another to remember` : 'Choose the endpoint this file runs on, remembered for it',
         command: JobCommands.changeEndpointForFile,
         arguments: args,
       }),

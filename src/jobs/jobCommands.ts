@@ -12,10 +12,11 @@ import type { JobItem } from '../history/jobsView';
 import type { JobPanels } from '../jobPanel/jobPanel';
 import { JobCommands } from './commandIds';
 import type { EndpointMemory } from './endpointMemory';
-import { type EndpointSource, pickEndpoint } from './endpointPicker';
+import { askRememberEndpoint, type EndpointSource, pickEndpoint } from './endpointPicker';
 import type { InputCodeLensProvider } from './inputCodeLens';
 import type { InputDiagnostics } from './inputDiagnostics';
-import { LocalStatus, statusWords, type JobRecord } from './jobRecord';
+import { statusWords, type JobRecord } from './jobRecord';
+import { jobActions, lifeLine } from '../core/jobs/jobLife';
 import { NO_CANCEL_ROUTE_NOTE, type CancelResult, type JobRunner } from './jobRunner';
 import { refusedInputMessage } from './refusedInputMessage';
 
@@ -44,9 +45,18 @@ export class JobActions {
       void vscode.window.showErrorMessage(refusedInputMessage(vscode.workspace.asRelativePath(document.uri), parsed, this.d.runner.secrets()));
       return undefined;
     }
-    const endpoint = endpointId ?? this.d.memory.endpointFor(document.uri) ?? (await this.chooseEndpoint(document.uri));
+    const remembered = this.d.memory.endpointFor(document.uri);
+    const endpoint = endpointId ?? remembered ?? (await this.chooseEndpoint(document.uri));
     if (!endpoint) return undefined;
-    await this.d.memory.rememberEndpoint(document.uri, endpoint);
+    // The file's endpoint is the user's choice (issue 22): running it elsewhere asks once whether to keep the
+    // new one for the file; the default leaves the file's endpoint as it was.
+    if (remembered !== undefined && endpoint !== remembered) {
+      const keep = await askRememberEndpoint(vscode.workspace.asRelativePath(document.uri), endpoint, remembered);
+      if (keep === undefined) return undefined;
+      if (keep) await this.d.memory.rememberEndpoint(document.uri, endpoint);
+    } else if (remembered === undefined) {
+      await this.d.memory.rememberEndpoint(document.uri, endpoint);
+    }
     this.d.codeLens.refresh();
     return this.runInput(endpoint, parsed.input, mode, document.uri.scheme === 'untitled' ? undefined : document.uri, parsed.request);
   }
@@ -180,13 +190,13 @@ export class JobActions {
 
   /** A running job chosen from a list (the palette's Cancel Job and Stop Waiting, with no job given). */
   async pickRunningJob(title: string): Promise<string | undefined> {
-    const running = this.d.history.all().filter((r) => this.d.runner.isRunning(r.key) && r.status !== LocalStatus.saving);
+    const running = this.d.history.all().filter((r) => this.d.runner.isRunning(r.key) && jobActions(r, true).stopWaiting);
     if (!running.length) {
       void vscode.window.showInformationMessage('No jobs are running.');
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
-      running.map((r) => ({ label: r.endpointId, description: `${statusWords(r.status)}${r.jobId ? ` · ${r.jobId}` : ''}`, key: r.key })),
+      running.map((r) => ({ label: r.endpointId, description: `${lifeLine(r)}${r.jobId ? ` · ${r.jobId}` : ''}`, key: r.key })),
       { title },
     );
     return picked?.key;
@@ -206,14 +216,13 @@ export class JobActions {
     pick.placeholder = 'Open a job';
     pick.items = running.map((r) => ({
       label: r.endpointId,
-      description: `${statusWords(r.status)}${r.jobId ? ` · ${r.jobId}` : ''}`,
+      description: `${lifeLine(r)}${r.jobId ? ` · ${r.jobId}` : ''}`,
       key: r.key,
-      buttons: r.status === LocalStatus.saving
-        ? []
-        : [
-            ...(r.jobId ? [{ iconPath: new vscode.ThemeIcon('circle-slash'), tooltip: 'Cancel job' }] : []),
-            { iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: 'Stop waiting' },
-          ],
+      // What the job offers is the job life's to say (a job saving its outputs offers neither).
+      buttons: [
+        ...(jobActions(r, true).cancel ? [{ iconPath: new vscode.ThemeIcon('circle-slash'), tooltip: 'Cancel job' }] : []),
+        ...(jobActions(r, true).stopWaiting ? [{ iconPath: new vscode.ThemeIcon('debug-stop'), tooltip: 'Stop waiting' }] : []),
+      ],
     }));
     const picked = await new Promise<Item | undefined>((resolve) => {
       pick.onDidTriggerItemButton((e) => {

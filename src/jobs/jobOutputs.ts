@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { parseOutputs, type OutputPart } from '../core/outputs/outputs';
 import { outputNotices } from '../core/outputs/resultNotes';
 import { saveJobOutputs, type SavedJobOutputs } from '../core/outputs/saveOutputs';
+import { describeJob } from '../core/jobs/jobLife';
 import type { Job } from '../core/schemas';
 import type { JobRecord, SavedOutput } from './jobRecord';
 import type { OutputsDirectorySetting } from './outputsLocation';
@@ -54,6 +55,7 @@ export class WorkspaceOutputsWriter implements JobOutputsWriter {
     // A streaming worker whose final output is not a model's answer we know still leaves its text behind.
     if (streamedText && !parts.some((p) => p.kind === 'text')) parts.push({ kind: 'text', field: 'stream', text: streamedText });
     const root = this.rootFor(record.inputFile);
+    const { statusText, durationText, attempt } = describeJob({ ...record, status: job.status });
     const saved = await saveJobOutputs({
       dir: root.fsPath,
       endpointId: record.endpointId,
@@ -66,6 +68,7 @@ export class WorkspaceOutputsWriter implements JobOutputsWriter {
       downloadTimeoutMs: this.settings.downloadTimeoutMs(),
       ...(signal ? { signal } : {}),
       secrets,
+      life: { statusText, durationText, attempt },
     });
     // Words about the output as a whole (empty, near the size limit) come first, as notices.
     const notices = outputNotices(job, streamedText).map((text): SavedOutput => ({ kind: 'notice', field: 'output', text }));

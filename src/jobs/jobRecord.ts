@@ -2,23 +2,10 @@
 // were saved. Persisted in the history (workspaceState) and in the job's job.json, so it is read back with
 // zod: a record written by an older version, or a hand-edited file, must not crash the history.
 import * as z from 'zod/mini';
-import { isTerminalStatus } from '../core/schemas';
 import { zCatch } from '../core/zodCatch';
 
-/** States of our own, beside the service's (SPEC 3): before the service answered, or after we stopped. */
-export const LocalStatus = {
-  /** The request is on its way; no job id yet. */
-  submitting: 'SUBMITTING',
-  /**
-   * The service says the job ended, and its outputs and job.json are being written. A job is shown as
-   * COMPLETED / FAILED only once everything is on disk (issue 15): the service deletes results after 30 minutes.
-   */
-  saving: 'SAVING_OUTPUTS',
-  /** The user stopped waiting (Stop Waiting, or Cancel on a service without a cancel route): the job may still run there. */
-  stopped: 'STOPPED',
-  /** We could not submit or follow the job (network, 401, a job past retention…): `error` says why. */
-  error: 'ERROR',
-} as const;
+// The job's states and their transitions are the core's job life (src/core/jobs/jobLife.ts).
+export { isFinished, LocalStatus } from '../core/jobs/jobLife';
 
 export const SavedOutput = z.looseObject({
   /** `transcript`: a speech-to-text answer; `notice`: words about the output as a whole (empty, near the size limit). */
@@ -58,6 +45,10 @@ export const jobFacts = {
   queueReason: z.optional(z.string()),
   /** The text a streaming worker has written so far (/stream), until the final output replaces it. */
   streamText: z.optional(z.string()),
+  /** While the job runs: the worker's latest progress update (`output` of an IN_PROGRESS job). */
+  progress: z.optional(z.string()),
+  /** 1 for the first run, 2 after the first retry… (a retry is a new attempt of the same job). */
+  attempt: z.optional(z.int().check(z.gte(1))),
 };
 
 export const JobRecord = z.looseObject({
@@ -85,16 +76,6 @@ export type JobRecord = z.infer<typeof JobRecord>;
 /** A status as a word in a sentence: "IN_PROGRESS" -> "in progress" (the Jobs view, panel titles, notifications). */
 export function statusWords(status: string): string {
   return status.replace(/_/g, ' ').toLowerCase();
-}
-
-/** True once nothing more will happen to the job on our side. */
-export function isFinished(record: Pick<JobRecord, 'status'>): boolean {
-  return isTerminalStatus(record.status) || record.status === LocalStatus.stopped || record.status === LocalStatus.error;
-}
-
-/** Wall-clock duration as the user felt it, in ms, when known. */
-export function durationMs(record: JobRecord, now = Date.now()): number {
-  return (record.finishedAt ?? now) - record.submittedAt;
 }
 
 export function newJobKey(now = Date.now()): string {

@@ -1,66 +1,39 @@
 // The job runner: starts jobs, follows each until it ends (several at once, each cancellable), saves its
-// outputs the moment it completes, and keeps the history record up to date. The panel, the Jobs view, the
-// status bar and the notifications all watch the history and `onDidFinish`; none of them talk to the
-// service. A job still running when the window closed is followed again on the next start if the service
-// still keeps it (SPEC 8.6: 30 minutes).
+// outputs the moment it completes, and feeds every answer of the service to the job's life (the cancel's and
+// the retry's answers too, at once: src/core/jobs/jobLife.ts holds the transitions). The panel, the Jobs view,
+// the status bar and job.json render that life from the history; none of them talk to the service. A job still
+// running when the window closed is followed again on the next start if the service still keeps it (SPEC 8.6).
 import * as vscode from 'vscode';
 import { CancelledError } from '../core/http/errors';
-import { Commands } from '../connection/commandIds';
-import { cancelJob, JobDurationModel, RESULT_RETENTION_MINUTES, retryJob, runJob, sharedStreamingEndpoints, StreamingEndpoints, waitForJob } from '../core/jobs';
-import type { RequestOptions } from '../core/runtime/schemas';
-import { isTerminalStatus, type Job, type JobInput } from '../core/schemas';
+import { cancelJob, endedJob, JobDurationModel, retryJob, runJob, sharedStreamingEndpoints, StreamingEndpoints, waitForJob } from '../core/jobs';
+import { answerPatch, cancelAnswerPatch, describeJob, endPatch, retryAnswerPatch, type LifePatch } from '../core/jobs/jobLife';
+import { isTerminalStatus, type Job } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
-import { outputCost } from '../core/outputs/outputs';
-import { checkId } from '../core/ids';
 import type { RetryWait } from '../core/http/request';
 import { WaitCountdown } from '../connection/waitCountdown';
-import { redact } from '../core/log';
 import { describeError, type ErrorAction } from '../errors/describeError';
 import type { HistoryStore } from '../history/historyStore';
-import { isFinished, JobRecord, LocalStatus, newJobKey, statusWords as statusWordsOf } from './jobRecord';
+import { isFinished, JobRecord, LocalStatus, newJobKey } from './jobRecord';
 import { JobSideWatch } from './jobSideWatch';
 import type { JobOutputsWriter } from './jobOutputs';
+import { whyNotResumed } from './resumeCheck';
+import type { ClientSource, StartRequest } from './runnerTypes';
+import { isWaitOf, NO_CANCEL_ROUTE_NOTE, NO_KEY_ACTIONS, NO_KEY_ERROR, STOPPED_WAITING_NOTE, type CancelResult } from './jobNotes';
 
-/** SPEC 8.6: results of a dedicated endpoint stay readable through /status for 30 minutes (the core's one constant). */
-export const RETENTION_MS = RESULT_RETENTION_MINUTES * 60 * 1000;
+export { NO_CANCEL_ROUTE_NOTE, STOPPED_WAITING_NOTE, type CancelResult } from './jobNotes';
 
-export interface ClientSource {
-  /** The client of the active connection, or undefined when there is no key (the user is told how to set one). */
-  getClient(): Promise<ServiceClient | undefined>;
-  /** The keys its clients carry, scrubbed by value from any error text shown (the Connection's `secrets()`). */
-  secrets(): readonly string[];
-}
+export { RETENTION_MS } from './resumeCheck';
+export type { ClientSource, StartRequest } from './runnerTypes';
 
-export interface StartRequest {
-  endpointId: string;
-  input: JobInput;
-  mode: 'async' | 'sync';
-  inputFile?: vscode.Uri;
-  /** Request options from the input file (webhook, policy, s3Config), sent as given. */
-  request?: RequestOptions;
-}
-
-/** Stop Waiting: the lesser action, which leaves the job to the service. */
-export const STOPPED_WAITING_NOTE =
-  'Stopped waiting. The job may still run on the service and be billed (Cancel Job ends it there); its result ' +
-  'stays readable through /status for 30 minutes.';
-
-/** Cancel Job on a service without the platform's cancel route (SPEC 4 lists only run, runsync and status). */
-export const NO_CANCEL_ROUTE_NOTE =
-  'Not cancelled: this service has no cancel route (it answered /cancel with "not found" for a job its /status ' +
-  'still knows), so the job may still run and be billed. Stopped waiting; its result stays readable through ' +
-  '/status for 30 minutes.';
-
-/** What Cancel Job did, for the command to say. */
-export type CancelResult =
-  | { kind: 'cancelled' }
-  | { kind: 'alreadyEnded'; status: string }
-  | { kind: 'noRoute' }
-  | { kind: 'notCancellable'; reason: string }
-  | { kind: 'error'; message: string };
+/** Why a follow was aborted when the service itself ended the job (the cancel's answer): its end is recorded. */
+const ENDED_ON_SERVICE = Symbol('ended on the service');
 
 export class JobRunner implements vscode.Disposable {
   private readonly active = new Map<string, AbortController>();
+  /** The newest follow of each job (its controller): an older one winding down writes nothing over it. */
+  private readonly owners = new Map<string, AbortController>();
+  /** How news reaches each followed job's record (in order, persisted), by key. */
+  private readonly appliers = new Map<string, (news: (current: JobRecord) => LifePatch) => Promise<void>>();
   private disposed = false;
   private readonly actions = new Map<string, ErrorAction[]>();
   /** Why a job is being stopped (Stop Waiting, or Cancel Job on a service without the route), by key. */
@@ -158,8 +131,9 @@ export class JobRunner implements vscode.Disposable {
   }
 
   /**
-   * Cancel Job: POST /cancel, so the job ends CANCELLED on the service; the wait sees that end, and the record
-   * and job.json are kept like any other end. A service without the route gets Stop Waiting instead, said so.
+   * Cancel Job: POST /cancel. Its answer is news at once: a job the service says is CANCELLED is shown so now,
+   * and a status wait still held is let go (its late answer would say "running"). The job's times and
+   * job.json are then kept like any other end. A service without the route gets Stop Waiting instead, said so.
    */
   async cancelJob(key: string): Promise<CancelResult> {
     const record = this.history.get(key);
@@ -178,9 +152,7 @@ export class JobRunner implements vscode.Disposable {
         return { kind: 'noRoute' };
       }
       if (outcome.kind === 'alreadyEnded') return { kind: 'alreadyEnded', status: outcome.job.status };
-      // A job no longer followed (stopped earlier, or its Stop Waiting still winding down) is followed again,
-      // so its CANCELLED end is recorded too.
-      if (!this.active.get(key) || this.active.get(key)!.signal.aborted) this.followAgain(key, record.jobId);
+      this.onCancelAnswer(key, record.jobId, outcome.response);
       return { kind: 'cancelled' };
     } catch (err) {
       const described = describeError(err, { secrets: this.secrets(), operation: 'status', endpointId: record.endpointId, jobId: record.jobId });
@@ -188,36 +160,48 @@ export class JobRunner implements vscode.Disposable {
     }
   }
 
-  /** Retry: POST /retry queues a FAILED or TIMED_OUT job again under the same id, and it is followed again. */
+  private onCancelAnswer(key: string, jobId: string, answer: Pick<Job, 'status'>): void {
+    const controller = this.active.get(key);
+    const following = controller && !controller.signal.aborted;
+    if (following) {
+      void this.appliers.get(key)?.((r) => cancelAnswerPatch(r, answer));
+      if (isTerminalStatus(answer.status)) controller.abort(ENDED_ON_SERVICE);
+      return;
+    }
+    // Not followed (stopped earlier, or its Stop Waiting still winding down): followed again from the cancel's
+    // answer, so its end and job.json are recorded too.
+    const record = this.history.get(key)!;
+    this.followAgain(key, jobId, { ...cancelAnswerPatch(record, answer) });
+  }
+
+  /** Retry: POST /retry queues a FAILED or TIMED_OUT job again under the same id: attempt n + 1, followed at once. */
   async retry(key: string): Promise<{ ok: true } | { ok: false; message: string }> {
     const record = this.history.get(key);
     if (!record?.jobId) return { ok: false, message: 'The job has no id on the service, so it cannot be retried: use Run again.' };
     if (this.active.has(key)) return { ok: false, message: 'The job is still being followed.' };
     if (record.status !== 'FAILED' && record.status !== 'TIMED_OUT') {
-      return { ok: false, message: `Only a failed or timed-out job can be retried (this one is ${statusWordsOf(record.status)}): use Run again.` };
+      return { ok: false, message: `Only a failed or timed-out job can be retried (this one is ${describeJob(record).statusText.toLowerCase()}): use Run again.` };
     }
     const client = await this.clients.getClient();
     if (!client) return { ok: false, message: 'No API key is set for the active connection.' };
     try {
       const outcome = await retryJob(client, record.endpointId, record.jobId);
       if (outcome.kind === 'noRoute') return { ok: false, message: 'This service has no retry route (it answered /retry with "not found" for a job its /status still knows): use Run again.' };
+      this.followAgain(key, record.jobId, retryAnswerPatch(record, outcome.response));
     } catch (err) {
       return { ok: false, message: describeError(err, { secrets: this.secrets(), operation: 'status', endpointId: record.endpointId, jobId: record.jobId }).message };
     }
-    this.followAgain(key, record.jobId, 'Retried: the service queued the same job again.');
     return { ok: true };
   }
 
-  /** Follows a job of the history again from its current state on the service (after cancel or retry). */
-  private followAgain(key: string, jobId: string, note?: string): void {
+  /** Follows a job of the history again from what the service just answered (after cancel or retry). */
+  private followAgain(key: string, jobId: string, patch: LifePatch): void {
     const record = this.history.get(key);
     // A follow being stopped gives way: the new one takes the key, and the old one writes nothing more.
     if (!record || (this.active.has(key) && !this.active.get(key)!.signal.aborted)) return;
-    const now = Date.now();
-    const { finishedAt: _f, error: _e, queueReason: _q, streamText: _s, startedAt: _st, ...rest } = record;
-    const again: JobRecord = { ...rest, status: 'IN_QUEUE', submittedAt: now, ...(note ? { note } : {}) };
+    const again = JobRecord.parse({ ...record, ...patch });
     this.follow(again, (client, signal, onUpdate) =>
-      waitForJob(client, record.endpointId, jobId, { signal, onUpdate, submittedAt: now, durations: this.durations }),
+      waitForJob(client, record.endpointId, jobId, { signal, onUpdate, submittedAt: again.submittedAt, durations: this.durations }),
     );
   }
 
@@ -226,22 +210,11 @@ export class JobRunner implements vscode.Disposable {
     let resumed = 0;
     for (const record of [...this.history.all()]) {
       if (isFinished(record) || this.active.has(record.key)) continue;
-      // A record read back from workspaceState is not trusted to build a route (issue 12): say why, send nothing.
-      const refused = checkId(record.endpointId, 'endpoint') ?? (record.jobId ? checkId(record.jobId, 'job') : undefined);
+      const refused = whyNotResumed(record, now);
       if (refused) {
-        await this.finish(record, { status: LocalStatus.error, error: `Not resumed: ${refused}. Nothing was sent.` });
-      } else if (!record.jobId) {
-        await this.finish(record, {
-          status: LocalStatus.error,
-          error: 'The window closed before the service answered the submission, so the job id is unknown. Check the endpoint before running it again.',
-        });
-      } else if (now - record.submittedAt > RETENTION_MS) {
-        await this.finish(record, {
-          status: LocalStatus.error,
-          error: 'The window closed while this job was running, and it is now older than the 30 minutes the service keeps results (SPEC 8.6).',
-        });
+        await this.finish(record, { ...endPatch(record, LocalStatus.error), error: refused });
       } else {
-        const jobId = record.jobId;
+        const jobId = record.jobId!;
         resumed++;
         this.follow({ ...record, note: 'Resumed after the window was reopened.' }, (client, signal, onUpdate) =>
           waitForJob(client, record.endpointId, jobId, { signal, onUpdate, submittedAt: record.submittedAt, durations: this.durations }),
@@ -256,80 +229,80 @@ export class JobRunner implements vscode.Disposable {
     wait: (client: ServiceClient, signal: AbortSignal, onUpdate: (job: Job) => void) => Promise<Job>,
   ): void {
     const controller = new AbortController();
-    this.active.set(initial.key, controller);
-    this.runningEmitter.fire(this.active.size);
     let record = initial;
-    // Updates are applied in order, each persisted before the next (cheap: a handful per job).
-    let chain: Promise<unknown> = Promise.resolve();
-    const apply = (patch: Partial<JobRecord>): Promise<void> => {
+    // The record as it stands is published before the job counts as followed (never "followed" beside a retried
+    // job's old failure). Updates are applied in order, each persisted before the next (a handful per job).
+    let chain: Promise<unknown> = this.history.upsert(record).catch(() => undefined);
+    // A patch may be worked out from the record as it is when its turn comes (news that came before the cancel's
+    // answer was applied is judged against the cancelled record).
+    const apply = (news: LifePatch | ((current: JobRecord) => LifePatch)): Promise<void> => {
       const next = chain.then(async () => {
+        const patch = typeof news === 'function' ? news(record) : news;
+        if (Object.keys(patch).length === 0) return;
         record = { ...record, ...patch };
         await this.history.upsert(record);
       });
       chain = next.catch(() => undefined);
       return next;
     };
+    this.active.set(initial.key, controller);
+    this.owners.set(initial.key, controller);
+    this.appliers.set(initial.key, apply);
+    this.runningEmitter.fire(this.active.size);
 
     let offWaits: (() => void) | undefined;
     let side: JobSideWatch | undefined;
+    let client: ServiceClient | undefined;
     void (async () => {
       try {
-        const client = await this.clients.getClient();
+        client = await this.clients.getClient();
         if (!client) {
-          this.actions.set(record.key, [
-            { title: 'Set API Key', command: Commands.setApiKey },
-            { title: 'Use Local Emulator', command: Commands.useLocalEmulator },
-          ]);
+          this.actions.set(record.key, NO_KEY_ACTIONS);
           await chain;
-          await this.finish(record, {
-            status: LocalStatus.error,
-            error: 'No API key is set for the active connection, so nothing was sent. Set a key, or try the local emulator.',
-          }, controller);
+          await this.finish(record, { ...endPatch(record, LocalStatus.error), error: NO_KEY_ERROR }, controller);
           return;
         }
         offWaits = client.onRetryWait((w) => {
           if (isWaitOf(record, w)) this.waits.set(record.key, w);
         });
         // Beside the wait: the text a streaming worker writes, and why a queued job waits (./jobSideWatch.ts).
-        const watch = new JobSideWatch(client, record.endpointId, (patch) => void apply(patch), this.streaming);
+        // Its news is old once the job ended for us (a stream's late "in progress" after the cancel's answer).
+        const watch = new JobSideWatch(client, record.endpointId, (patch) => void apply((r) => (describeJob(r).live ? patch : {})), this.streaming);
         side = watch;
         if (initial.jobId && !isFinished(initial)) watch.onJob({ id: initial.jobId, status: initial.status });
         const job = await wait(client, controller.signal, (update) => {
-          void apply(patchFromJob(record, update, this.clients.secrets()));
+          void apply((r) => answerPatch(r, update, this.clients.secrets()));
           watch.onJob(update);
         });
         const streamed = await watch.stop();
-        await chain;
-        record = { ...record, ...patchFromJob(record, job, this.clients.secrets()), queueReason: undefined };
-        await this.history.upsert(record);
+        await apply((r) => answerPatch(r, job, this.clients.secrets()));
         await this.completeWithOutputs(record, job, controller, streamed);
       } catch (err) {
         await side?.stop();
         await chain;
         if (this.disposed) return; // the record stays "running": resumeInterrupted picks it up next time
-        // Stop Waiting then Cancel Job can follow the job again before this follow has wound down: the newer
-        // follow owns the record now, and this one's "stopped" must not be written over it.
-        if (this.active.has(initial.key) && this.active.get(initial.key) !== controller) return;
-        if (controller.signal.aborted || (err instanceof CancelledError)) {
-          await this.finish(record, { status: LocalStatus.stopped, note: this.stopNotes.get(initial.key) ?? STOPPED_WAITING_NOTE, queueReason: undefined }, controller);
+        // Stop Waiting then Cancel Job can follow the job again before this follow has wound down (or even after
+        // the newer follow ended): the newer one owns the record, and this one's "stopped" must not be written.
+        if (this.owners.get(initial.key) !== controller) return;
+        if (controller.signal.reason === ENDED_ON_SERVICE && client && record.jobId) {
+          await this.completeWithOutputs(record, await endedJob(client, record.endpointId, record.jobId, record.status), controller);
+        } else if (controller.signal.aborted || (err instanceof CancelledError)) {
+          await this.finish(record, { ...endPatch(record, LocalStatus.stopped), note: this.stopNotes.get(initial.key) ?? STOPPED_WAITING_NOTE }, controller);
         } else {
           // The service's detail is shown as it came: scrub the key from it by value, not only as a bearer token.
-          const described = describeError(err, {
-            secrets: this.secrets(),
-            operation: record.jobId ? 'status' : 'run',
-            endpointId: record.endpointId,
-            ...(record.jobId ? { jobId: record.jobId } : {}),
-          });
+          const at = record.jobId ? { operation: 'status' as const, jobId: record.jobId } : { operation: 'run' as const };
+          const described = describeError(err, { secrets: this.secrets(), endpointId: record.endpointId, ...at });
           this.actions.set(record.key, described.actions);
-          await this.finish(record, { status: LocalStatus.error, error: [described.message, ...(described.details ?? [])].join('\n') }, controller);
+          await this.finish(record, { ...endPatch(record, LocalStatus.error), error: [described.message, ...(described.details ?? [])].join('\n') }, controller);
         }
       } finally {
         offWaits?.();
         // Only this follow's own entries: a newer follow of the same job keeps its controller and its waits.
-        const superseded = this.active.has(initial.key) && this.active.get(initial.key) !== controller;
+        const superseded = this.owners.get(initial.key) !== controller;
         this.release(initial.key, controller);
         if (!superseded) {
           this.stopNotes.delete(initial.key);
+          this.appliers.delete(initial.key);
           this.waits.clear(initial.key);
         }
         if (!this.disposed) this.runningEmitter.fire(this.active.size);
@@ -340,10 +313,14 @@ export class JobRunner implements vscode.Disposable {
   /** Saves every output (and job.json) before the job counts as finished: nothing is lost (issue 5). */
   private async completeWithOutputs(record: JobRecord, job: Job, controller: AbortController, streamedText = ''): Promise<void> {
     const signal = controller.signal;
-    // The record already holds patchFromJob(job): the status and, for a failed job, its reason.
-    let patch: Partial<JobRecord> = { status: job.status };
+    // The record already holds answerPatch(job): the times and, for a failed job, its reason.
+    let patch: Partial<JobRecord> = {
+      status: job.status,
+      ...(typeof job.delayTime === 'number' ? { delayTime: job.delayTime } : {}),
+      ...(typeof job.executionTime === 'number' ? { executionTime: job.executionTime } : {}),
+    };
     try {
-      const saved = await this.outputs.save(record, job, signal, this.clients.secrets(), streamedText || undefined);
+      const saved = await this.outputs.save({ ...record, ...patch }, job, signal, this.clients.secrets(), streamedText || undefined);
       patch = { ...patch, outputsFolder: saved.folder, outputs: saved.outputs, ...(saved.thumbnail ? { thumbnail: saved.thumbnail } : {}) };
       // The saved text (output.txt) takes the place of the live one in the panel.
       if (saved.outputs.some((o) => o.kind === 'text')) patch.streamText = undefined;
@@ -366,50 +343,5 @@ export class JobRunner implements vscode.Disposable {
     if (this.release(record.key, controller) && !this.disposed) this.runningEmitter.fire(this.active.size);
     await this.history.upsert(done);
     this.finishEmitter.fire(done);
-  }
-}
-
-/** Whether a transport's wait is this job's: its status poll, or its submission before the job has an id. */
-function isWaitOf(record: JobRecord, wait: RetryWait): boolean {
-  const { kind, endpointId, jobId } = wait.route;
-  if (endpointId !== record.endpointId) return false;
-  if (kind === 'status') return jobId !== undefined && jobId === record.jobId;
-  return (kind === 'run' || kind === 'runsync') && record.jobId === undefined;
-}
-
-/** What a job object from the service changes in our record. */
-function patchFromJob(record: JobRecord, job: Job, secrets: readonly string[]): Partial<JobRecord> {
-  // The service's terminal status is published by completeWithOutputs once the outputs are on disk; until
-  // then the record says "saving outputs", so nothing shows a finished job without its files (issue 15).
-  const status = isTerminalStatus(job.status) ? LocalStatus.saving : job.status;
-  const patch: Partial<JobRecord> = { jobId: job.id, status };
-  if (job.status !== 'IN_QUEUE' && record.startedAt === undefined) patch.startedAt = Date.now();
-  if (typeof job.delayTime === 'number') patch.delayTime = job.delayTime;
-  if (typeof job.executionTime === 'number') patch.executionTime = job.executionTime;
-  if (typeof job.workerId === 'string') patch.workerId = job.workerId;
-  const cost = outputCost(job.output);
-  if (cost !== undefined) patch.cost = cost;
-  // The record published while the outputs are still being saved carries a FAILED job's reason already, so
-  // the panel can say why as soon as the final status appears.
-  // A worker's error text is shown and stored as it came: scrub the key from it by value, in case it echoes it.
-  const failure = failureOf(job);
-  if (failure !== undefined) patch.error = redact(failure, secrets);
-  return patch;
-}
-
-/** Why a job failed, in the service's words, when it did. */
-function failureOf(job: Job): string | undefined {
-  if (job.status !== 'FAILED' && job.error === undefined) return undefined;
-  return errorText(job.error) ?? 'The job failed; the service gave no reason.';
-}
-
-/** The service's error of a failed job: usually a string, sometimes an object (kept readable as JSON). */
-export function errorText(error: unknown): string | undefined {
-  if (error === undefined || error === null || error === '') return undefined;
-  if (typeof error === 'string') return error;
-  try {
-    return JSON.stringify(error, null, 2);
-  } catch {
-    return String(error);
   }
 }

@@ -19,7 +19,8 @@ import { InputCodeLensProvider, registerInputCodeLens } from './inputCodeLens';
 import { InputDiagnostics } from './inputDiagnostics';
 import { JobActions, registerJobCommands } from './jobCommands';
 import { WorkspaceOutputsWriter } from './jobOutputs';
-import { LocalStatus, statusWords, type JobRecord } from './jobRecord';
+import { LocalStatus, type JobRecord } from './jobRecord';
+import { describeJob } from '../core/jobs/jobLife';
 import { type ClientSource, JobRunner } from './jobRunner';
 import { createRunningJobsStatusBar } from './runningJobsStatusBar';
 import { registerBatches, type BatchApi } from '../batch/registerBatch';
@@ -126,7 +127,8 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     // CANCELLED and TIMED_OUT also show in the status bar for a moment, whether or not the panel is visible.
     runner.onDidFinish((record) => {
       const icon = record.status === 'CANCELLED' ? '$(circle-slash)' : record.status === 'TIMED_OUT' ? '$(watch)' : undefined;
-      if (icon) vscode.window.setStatusBarMessage(`${icon} Job on ${record.endpointId} ${statusWords(record.status)}`, 8000);
+      const life = describeJob(record);
+      if (icon) vscode.window.setStatusBarMessage(`${icon} Job on ${record.endpointId} ${life.statusText.toLowerCase()} · ${life.durationText}`, 8000);
     }),
     runner.onDidFinish(() => void context.globalState.update(DURATIONS_KEY, durations.toJSON())),
     runner.onDidFinish(() => void context.globalState.update(STREAMING_KEY, streaming.toJSON())),
@@ -175,8 +177,9 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
 /** A job that ends while its panel is hidden (or closed) gets a notification with "Open". */
 function notifyIfHidden(record: JobRecord, panels: JobPanels): void {
   if (record.status === LocalStatus.stopped || panels.isVisible(record.key)) return;
-  const status = record.status === LocalStatus.error ? 'could not be followed' : statusWords(record.status);
-  const text = `Job on ${record.endpointId} ${status}${record.error ? `: ${record.error.split('\n')[0]}` : ''}`;
+  const life = describeJob(record);
+  const status = record.status === LocalStatus.error ? 'could not be followed' : life.statusText.toLowerCase();
+  const text = `Job on ${record.endpointId} ${status}${record.error ? `: ${record.error.split('\n')[0]}` : ''}${life.durationText ? ` · ${life.durationText}` : ''}`;
   const show = record.status === 'COMPLETED' ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
   void show(text, 'Open').then((choice) => {
     if (choice === 'Open') panels.open(record.key);
@@ -189,6 +192,7 @@ function endpointsOfSidebar(get: (() => EndpointsServices | undefined) | undefin
     const state = get?.()?.tree.current;
     if (!state || state.kind !== 'loaded') return [];
     // Names come with the endpoint list (issue 10); a deleted endpoint (only in billing) can run nothing.
-    return state.model.endpoints.filter((e) => !e.deleted).map((e) => ({ id: e.id, ...(e.displayName ? { label: e.displayName } : {}), description: 'from the Endpoints view' }));
+    // Public models are offered from their catalog, in their own group (endpointPicker.ts).
+    return state.model.endpoints.filter((e) => !e.deleted && !e.publicModel).map((e) => ({ id: e.id, ...(e.displayName ? { label: e.displayName } : {}), description: 'from the Endpoints view' }));
   };
 }

@@ -18,6 +18,11 @@ export interface WebviewPageOptions {
   mediaSrc?: string[];
   /** Static body markup written by us (no data from a server or file). Default: an empty <main>. */
   body?: string;
+  /**
+   * The page's first state, so its first paint is not blank while `ready` makes its round trip: written as an
+   * escaped `data-job` attribute of the default <main> (never as markup or script), validated by the page.
+   */
+  initialState?: unknown;
 }
 
 /** A nonce for the CSP: random per render, so a stale page cannot run a script of another. */
@@ -62,7 +67,7 @@ export function renderWebviewHtml(o: WebviewPageOptions): string {
     <title>${escapeAttr(o.title)}</title>
   </head>
   <body>
-    ${o.body ?? '<main id="root"></main>'}
+    ${o.body ?? `<main id="root"${o.initialState === undefined ? '' : ` data-job="${escapeAttr(JSON.stringify(o.initialState))}"`}></main>`}
     <script nonce="${nonce}" src="${escapeAttr(uri(o.script))}"></script>
   </body>
 </html>`;

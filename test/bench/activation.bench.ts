@@ -3,12 +3,13 @@
 // a fresh code-server with the .vsix installed and only the activation suite run (test/editor-host/run.mjs
 // --vsix --grep '^activation ' --keep); the log is read from the kept profile. The module's own load (require
 // of dist/extension.js) happens before activate and is not in this figure; package.extension.js tracks its size.
-// Needs the editor host (bash test/editor-host/setup.sh): without it this bench reports nothing and says why.
+// Needs the editor host, which it installs when missing (needs.ts: bash test/editor-host/setup.sh).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchContext } from './context';
+import { EDITOR_HOST, ensure } from './needs';
 
 const STARTS = 5;
 const LOG_LINE = /activate took ([\d.]+) ms/;
@@ -39,10 +40,7 @@ function extensionLogs(dir: string): string[] {
 }
 
 export default async function activationBench(ctx: BenchContext): Promise<void> {
-  if (!existsSync(join(ctx.root, 'test/editor-host/node_modules'))) {
-    ctx.log('skipped: the editor host is not installed (run bash test/editor-host/setup.sh); no host.activate figure');
-    return;
-  }
+  await ensure(EDITOR_HOST, ctx.root, ctx.log);
   const dir = mkdtempSync(join(tmpdir(), 'serverless-gpu-bench-activate-'));
   try {
     const vsix = join(dir, 'bench.vsix');

@@ -2,12 +2,13 @@
 // delay while the Endpoints view refreshes a year of hourly billing (issue 11), measured inside a real VS Code: runs the editor suite `extension host memory @bench` (test/editor/memory.bench.test.ts) through
 // test/editor-host/run.mjs with SERVERLESS_GPU_BENCH_OUT set, and reports what that suite wrote there. The
 // baseline is the same extension host's memory in the quiet second before the job (the median of its samples).
-// Needs the editor host (bash test/editor-host/setup.sh): without it this bench reports nothing and says why.
+// Needs the editor host, which it installs when missing (needs.ts: bash test/editor-host/setup.sh).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchContext } from './context';
+import { EDITOR_HOST, ensure } from './needs';
 
 type Memory = Record<'rss' | 'heapUsed' | 'external' | 'arrayBuffers', number>;
 interface HostMemory {
@@ -42,10 +43,7 @@ function runEditorSuite(root: string, outFile: string, log: (line: string) => vo
 }
 
 export default async function editorHostBench(ctx: BenchContext): Promise<void> {
-  if (!existsSync(join(ctx.root, 'test/editor-host/node_modules'))) {
-    ctx.log('skipped: the editor host is not installed (run bash test/editor-host/setup.sh); no extension host figures');
-    return;
-  }
+  await ensure(EDITOR_HOST, ctx.root, ctx.log);
   // `npm run bench` builds first, which also bundles the editor suites to dist/test/editor/index.js.
   const dir = mkdtempSync(join(tmpdir(), 'serverless-gpu-bench-host-'));
   try {

@@ -5,13 +5,13 @@
 // alternately in the same run; and the cold start: from spawning the worker process to its first job take, beside
 // the package's own server becoming ready to answer, from its spawn.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { request } from '../emulator/harness';
 import { api, FIXTURES, startWorkerEmulator, VENV_PYTHON, waitFor, workerEndpoint } from '../worker/workerHarness';
 import type { BenchContext } from './context';
+import { ensure, WORKER_VENV } from './needs';
 
 const INPUT = { width: 64, height: 64 };
 
@@ -27,8 +27,10 @@ function freePort(): Promise<number> {
 }
 
 export default async function (ctx: BenchContext): Promise<void> {
-  if (!existsSync(VENV_PYTHON)) {
-    ctx.log(`worker bench skipped: no ${VENV_PYTHON} (node scripts/python-env.mjs)`);
+  // Installed when missing (needs.ts: node scripts/python-env.mjs); skipped only without python3, as npm test does.
+  const venv = await ensure(WORKER_VENV, ctx.root, ctx.log);
+  if (!venv.ready) {
+    ctx.log(`worker bench skipped: ${venv.why}`);
     return;
   }
   const handler = resolve(FIXTURES, 'png_handler.py');

@@ -3,6 +3,8 @@
 // server strings as text. The page reports what it drew (a `drawn` message counted from Chart.js's own
 // layout), and the DOM of the webview is checked through the driver.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Commands } from '../../src/connection/commandIds';
 import type { ListServerlessBillingResponse } from '../../src/core/schemas';
@@ -10,7 +12,7 @@ import { windowQuery } from '../../src/endpoints/billingWindow';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index';
 import type { SidebarTestApi } from '../../src/extension';
 import { click, count, screenshot, textContent, waitForSelector } from './support/driver';
-import { activateExtension, eventually } from './support/extension';
+import { activateExtension, eventually, getExtension } from './support/extension';
 import { billingConfig, fetchBilling, KEYS, resetSidebar, useTestProfile } from './sidebarFixtures';
 
 type Drawn = NonNullable<NonNullable<SidebarTestApi['endpoints']>['chart']['lastDrawn']>;
@@ -103,6 +105,22 @@ suite('chart: cost chart webview', () => {
     const drawn = await nextDraw(() => vscode.commands.executeCommand(Commands.showCostChart, 'whisper-archive'), (d) => Math.abs(d.total - total) < 1e-6);
     assert.deepEqual(drawn.barsPerDataset, [n, n, n, n]);
     await eventually(async () => (await textContent('#title', { inWebview: true })) === 'whisper-archive' || undefined, 'the title to follow');
+  });
+
+  test('the view title\'s chart button draws the whole account stacked by endpoint, whatever item is selected (issue 22)', async () => {
+    // The manifest puts the account's chart in the view title, and the endpoint's chart on its item.
+    const manifest = JSON.parse(fs.readFileSync(path.join(getExtension().extensionPath, 'package.json'), 'utf8')) as { contributes: { menus: Record<string, Array<{ command: string; when?: string }>> } };
+    const title = manifest.contributes.menus['view/title']!.filter((m) => m.when === 'view == serverlessGpu.endpoints').map((m) => m.command);
+    assert.ok(title.includes(Commands.showAccountCostChart) && !title.includes(Commands.showCostChart), title.join(', '));
+    const expected = await fetchBilling(emulator.url, KEYS.full, windowQuery({ kind: 'preset', preset: 'last30Days' }));
+    const ids = [...new Set(expected.records.filter((r) => r.totalAmount > 0).map((r) => r.serverlessId))];
+    // VS Code may hand a view-title command the selected item: it must not narrow the chart to it.
+    const drawn = await nextDraw(() => vscode.commands.executeCommand(Commands.showAccountCostChart, 'whisper-archive'), (d) => Math.abs(d.total - totalOf(expected)) < 1e-6);
+    assert.equal(drawn.datasetLabels.length, Math.min(ids.length, 9), drawn.datasetLabels.join(', '));
+    assert.ok(!drawn.datasetLabels.includes('GPU'), 'stacked by endpoint, not by cost component');
+    assert.ok(drawn.datasetLabels.some((l) => ids.includes(l) || /^Other endpoints/.test(l)), drawn.datasetLabels.join(', '));
+    await eventually(async () => (await textContent('#title', { inWebview: true })) === 'Account, by endpoint' || undefined, 'the account title');
+    await screenshot('cost-chart-account', { docs: true });
   });
 
   test('a panel restored after a reload (the serializer\'s path) redraws the endpoint its state names', async () => {

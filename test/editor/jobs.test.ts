@@ -116,7 +116,7 @@ suite('jobs', () => {
       // Drawn from the bytes the host sent, not loaded through code-server's shared webview service worker: a
       // load in flight there when the panel closed kept every webview opened in the next 30 s blank.
       assert.equal(await count('figure.image img[src^="blob:"]', { inWebview: true }), 2, 'the images are blob: URLs of the sent bytes');
-      assert.match(await textContent('#status-line', { inWebview: true }), /Completed after/);
+      assert.match(await textContent('#status-line', { inWebview: true }), /^Completed · /);
       assert.equal(await count('[data-action="cancel"]', { inWebview: true }), 0, 'no Stop waiting button on a finished job');
       assert.match(await textContent('figcaption .facts', { inWebview: true }), /320×192 · seed 42/);
       await screenshot('job-panel', { docs: true });
@@ -355,7 +355,7 @@ suite('jobs', () => {
       api.history.onDidChange(async () => {
         const items = await jobsView.getChildren();
         const item = items.find((i) => i.record.key === key);
-        if (!item || !/^completed/.test(String(item.description))) return;
+        if (!item || !/^Completed/.test(String(item.description))) return;
         seen.view++;
         if (!onDisk(item.record)) violations.push(`Jobs view said "${String(item.description)}" before the files`);
       }),

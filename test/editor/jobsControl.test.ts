@@ -44,7 +44,7 @@ suite('jobs control', () => {
     return (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
   };
 
-  /** How the Jobs view describes a job right now ("cancelled · 3.1 s · 10:02:03"). */
+  /** How the Jobs view describes a job right now ("Cancelled · 3.1 s · 10:02:03"). */
   const jobsViewItem = async (key: string): Promise<{ description: string; contextValue: string }> => {
     const tree = new JobsTreeProvider(api.history, (k) => api.runner.isRunning(k));
     try {
@@ -121,7 +121,7 @@ suite('jobs control', () => {
     assert.equal(shown.running, false);
     assert.equal(shown.canCancel, false, 'no Cancel on a cancelled job');
     const item = await jobsViewItem(started.key);
-    assert.match(item.description, /^cancelled · /);
+    assert.match(item.description, /^Cancelled · /);
 
     // Billing: the time it ran, at the endpoint's prices, and not the whole 6 s.
     const perSecond = 0.0012 + OTHER_PRICES_PER_SECOND;
@@ -134,7 +134,7 @@ suite('jobs control', () => {
 
     if (driverAvailable()) {
       await showPanel(started.key);
-      await eventually(async () => /^Cancelled after/.test(await textContent('#status-line', { inWebview: true })), 'the panel to read Cancelled');
+      await eventually(async () => /^Cancelled · /.test(await textContent('#status-line', { inWebview: true })), 'the panel to read Cancelled');
       await vscode.commands.executeCommand('serverlessGpu.jobs.focus');
       await waitForSelector('.monaco-list-row:has-text("wan-2-1-video"):has-text("cancelled")');
     }
@@ -346,10 +346,10 @@ suite('jobs control', () => {
     const shown = await eventually(() => api.panels.lastSent(started.key)?.status === 'TIMED_OUT' && api.panels.lastSent(started.key), 'the panel to say TIMED_OUT');
     assert.equal(shown.canRetry, true);
     const item = await jobsViewItem(started.key);
-    assert.match(item.description, /^timed out · /);
+    assert.match(item.description, /^Timed out · /);
     if (driverAvailable()) {
       await showPanel(started.key);
-      await eventually(async () => /^Timed out after/.test(await textContent('#status-line', { inWebview: true })), 'the panel to read Timed out');
+      await eventually(async () => /^Timed out · /.test(await textContent('#status-line', { inWebview: true })), 'the panel to read Timed out');
     }
   });
 });

@@ -170,6 +170,8 @@ suite('security: the API key is never shown or stored, whatever a worker returns
       const attributes = ['title', 'href', 'src', 'alt', 'aria-label', 'value', 'data-value'].map((a) => `[${a}*="${MARKER}" i]`).join(',');
       assert.equal(await count(attributes, { inWebview: true }), 0, 'no attribute of the page holds the key');
       // The notification of the job that ended with its panel closed.
+      // Waited for, not read at once: under load the toast is drawn after the panels above.
+      await waitForSelector('.notifications-toasts :text("fail-all failed")');
       const toasts = await textContent('.notifications-toasts');
       assert.match(toasts, /fail-all failed: Traceback: token \[REDACTED\] rejected/);
       assert.ok(!holdsKey(toasts), 'no notification holds the key');

@@ -225,18 +225,18 @@ suite('sidebar: endpoints tree against the emulator', () => {
   });
 
   test('Add Endpoint adds an endpoint by id with a display name, at the end with zero cost; Remove Endpoint removes it', async () => {
-    const added = await answerInputBox<string>(Commands.addEndpoint, ['Add Endpoint (1/2)', 'black-forest-labs-flux-1-schnell'], ['Add Endpoint (2/2)', 'Flux Schnell']);
-    assert.equal(added, 'black-forest-labs-flux-1-schnell');
+    const added = await answerInputBox<string>(Commands.addEndpoint, ['Add Endpoint (1/2)', 'sdxl-staging-42'], ['Add Endpoint (2/2)', 'SDXL staging']);
+    assert.equal(added, 'sdxl-staging-42');
     await api.endpoints!.tree.whenIdle();
     const shown = await shownTree(api);
     const last = shown[shown.length - 1]!;
-    assert.equal(last.label, 'Flux Schnell');
-    assert.equal(last.description, 'black-forest-labs-flux-1-schnell · $0.00'); // the id beside the name (issue 10)
+    assert.equal(last.label, 'SDXL staging');
+    assert.equal(last.description, 'sdxl-staging-42 · $0.00'); // the id beside the name (issue 10)
     assert.equal(last.contextValue, 'endpoint.added');
     assert.deepEqual(last.children, []);
-    assert.equal(await vscode.commands.executeCommand(Commands.removeEndpoint, 'black-forest-labs-flux-1-schnell'), true);
+    assert.equal(await vscode.commands.executeCommand(Commands.removeEndpoint, 'sdxl-staging-42'), true);
     await api.endpoints!.tree.whenIdle();
-    assert.ok(!(await shownTree(api)).some((s) => s.label === 'Flux Schnell'));
+    assert.ok(!(await shownTree(api)).some((s) => s.label === 'SDXL staging'));
   });
 
   test('expanding an endpoint sends no request (the refresh is cached)', async () => {

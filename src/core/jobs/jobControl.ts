@@ -82,3 +82,17 @@ async function callOptionalRoute(
     return { kind: 'noRoute', job };
   }
 }
+
+/**
+ * The service's own record of a job it ended on our request (the cancel's answer), for its times; the answer's
+ * status alone when /status cannot say (the end is already known, so nothing is thrown).
+ */
+export async function endedJob(client: ServiceClient, endpointId: string, jobId: string, status: string): Promise<Job> {
+  const fallback = { id: jobId, status } as Job;
+  try {
+    const job = await client.status(endpointId, jobId);
+    return isTerminalStatus(job.status) ? job : fallback;
+  } catch {
+    return fallback;
+  }
+}

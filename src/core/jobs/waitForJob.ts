@@ -41,6 +41,12 @@ export interface WaitOptions {
  * seconds, long enough that a job of up to this length is followed with one or two requests.
  */
 export const STATUS_SYNC_WAIT_MS = 10_000;
+/**
+ * The hold for a job once it has shown a progress update (an IN_PROGRESS answer with `output`): a held
+ * status-sync answers only at the job's end or the hold's, so a worker's progress_update would show 10 s late,
+ * or never for most jobs. Only jobs that report progress pay the extra questions.
+ */
+export const PROGRESS_WAIT_MS = 2_000;
 /** Unfinished status-sync answers in a row, each back in under half its hold, before the service is polled instead. */
 const UNHELD_BEFORE_POLLING = 3;
 
@@ -65,7 +71,13 @@ function quotaFriendlyDelay(client: ServiceClient, delay: number, now: number): 
   return stretched;
 }
 
-function expiredMessage(jobId: string): string {
+function expiredMessage(jobId: string, lastStatus: string | undefined): string {
+  // A job last seen moving cannot have outlived the 30 minutes kept after its end: the service lost it (a
+  // restart, a purge), and saying "expired" would blame a rule that did not apply (issue 22).
+  if (lastStatus !== undefined && !isTerminalStatus(lastStatus)) {
+    const where = lastStatus === 'IN_QUEUE' ? 'in its queue' : 'running';
+    return `Job ${jobId} was ${where} when last seen, and the service no longer knows it: it lost the job (restarted, or purged it), so no result will come from it: run it again.`;
+  }
   return `Job ${jobId} is no longer known to the service. Results are kept for ${RESULT_RETENTION_MINUTES} minutes after a job ends (SPEC 8.6), so this one has expired.`;
 }
 
@@ -107,7 +119,8 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
   const routes = options.routeSupport ?? sharedRouteSupport;
   const service = client.settings.jobsBaseUrl;
   const longPoll = (): boolean => routes.get(service, 'statusSync') !== 'no';
-  const holdMs = clampStatusSyncWait(options.statusSyncWaitMs ?? STATUS_SYNC_WAIT_MS);
+  const fullHoldMs = clampStatusSyncWait(options.statusSyncWaitMs ?? STATUS_SYNC_WAIT_MS);
+  let holdMs = fullHoldMs;
   /** Whether the last question went to status-sync (and so should have been held by the service). */
   let askedLongPoll = false;
   /** Unfinished answers of status-sync that came back well before the hold asked for, in a row. */
@@ -157,7 +170,7 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
     } catch (e) {
       if (e instanceof CancelledError || signal?.aborted) throw new CancelledError();
       if (e instanceof NotFoundError) {
-        throw seen ? new NotFoundError(e.problem, expiredMessage(jobId)) : e;
+        throw seen ? new NotFoundError(e.problem, expiredMessage(jobId, last?.status)) : e;
       }
       if (!isTransient(e) || ++failures >= maxFailures) throw e;
       // Back off on the service's word (Retry-After) or by doubling, within the polling cap.
@@ -177,7 +190,9 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
     } else if (askedLongPoll) {
       unheld = 0;
     }
-    const changed = last === undefined || last.status !== job.status;
+    if (job.status === 'IN_PROGRESS' && job.output !== undefined) holdMs = Math.min(fullHoldMs, clampStatusSyncWait(PROGRESS_WAIT_MS));
+    // A running job's latest progress update (its `output` while IN_PROGRESS) is news too.
+    const changed = last === undefined || last.status !== job.status || (job.output !== undefined && !sameOutput(last.output, job.output));
     last = job;
     if (isTerminalStatus(job.status)) {
       durations.record(key, job.delayTime, job.executionTime);
@@ -185,5 +200,14 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
       return job;
     }
     if (changed) onUpdate?.(job);
+  }
+}
+
+function sameOutput(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
   }
 }

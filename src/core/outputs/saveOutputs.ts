@@ -34,6 +34,8 @@ export interface SaveJobOutputsOptions {
   signal?: AbortSignal;
   /** Strings scrubbed from job.json by value (the API key: a worker may echo it into its output or error). */
   secrets?: readonly string[];
+  /** The job life's words for the job (status and duration), as every view shows them (issue 22). */
+  life?: { statusText: string; durationText: string; attempt: number };
 }
 
 export interface SavedFile {
@@ -148,6 +150,7 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
     endpointId,
     jobId: job.id,
     status: job.status,
+    ...(options.life ? { life: options.life } : {}),
     savedAt: new Date().toISOString(),
     ...(options.inputFile !== undefined ? { inputFile: options.inputFile } : {}),
     input: options.input ?? job.input ?? null,

@@ -1,6 +1,7 @@
 // GET /v2/billing/serverless (SPEC 4.1): the authenticated user's serverless costs in UTC buckets.
 import type { ServerResponse } from 'node:http';
 import { requireScope, type Principal } from '../http/auth';
+import { ChunkPool } from './billingChunks';
 import { billingJsonChunks } from './billingResponse';
 import { bucketBoundaries } from './billingStore';
 import { parseBillingQuery } from './billingQuery';
@@ -21,9 +22,11 @@ export async function handleBilling(
   const boundaries = bucketBoundaries(q.window.start.getTime(), q.window.end.getTime(), q.window.bucketSize);
   const endpoints = account.usage.sumBuckets(boundaries, q.serverlessId);
   res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
-  for (const chunk of billingJsonChunks({ boundaries, bucketSize: q.window.bucketSize, serverlessId: q.serverlessId, endpoints })) {
+  const pool = new ChunkPool();
+  for (const chunk of billingJsonChunks({ boundaries, bucketSize: q.window.bucketSize, serverlessId: q.serverlessId, endpoints }, pool)) {
     if (res.destroyed) return;
-    if (!res.write(chunk)) await drained(res);
+    // The callback runs once the socket has handed the bytes to the kernel: the buffer can then be refilled.
+    if (!res.write(chunk, (err) => { if (!err) pool.release(chunk); })) await drained(res);
   }
   res.end();
 }

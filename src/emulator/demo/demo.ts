@@ -2,7 +2,16 @@
 // that only appear in historic usage, and about 400 days of synthetic usage so every bucket size shows
 // something (issue 3). Documented in docs/emulator.md ("The built-in demo", with the prices); keep the two in step.
 import type { EmulatorConfigInput } from '../config';
+import { PUBLIC_MODELS, publicModelOfKind } from '../../core/serverless/publicModels';
 import { WORKER_SHAPE_DEMO_ENDPOINTS } from './demoShapes';
+
+// The public models are the catalog's (src/core/serverless/publicModels.ts), so the sidebar and the pickers
+// know the demo's ones as public models.
+const FLUX_SCHNELL = publicModelOfKind('image');
+const VIDEO = publicModelOfKind('video');
+const SPEECH = publicModelOfKind('audio');
+// Every other model of the catalog is served too, so whatever a picker offers runs on the demo.
+const OTHER_PUBLIC_MODELS = PUBLIC_MODELS.filter((m) => ![FLUX_SCHNELL, VIDEO, SPEECH].includes(m));
 
 export const DEMO_KEYS = {
   full: 'demo-key-full',
@@ -30,9 +39,10 @@ export function demoConfig(): EmulatorConfigInput {
           { id: 'sdxl-turbo', name: 'SDXL Turbo', kind: 'image', queueMs: 300, executionMs: 1500 },
           { id: 'flux-dev', name: 'FLUX.1 dev', kind: 'image', queueMs: 800, executionMs: 4000, prices: { gpuPerSecond: 0.00076 }, gpuPools: ['ADA_48_PRO', 'AMPERE_48'] },
           { id: 'broken-gpu', name: 'Broken GPU (always fails)', kind: 'image', queueMs: 400, executionMs: 900, fail: 'CUDA out of memory: tried to allocate 2.00 GiB' },
-          { id: 'black-forest-labs-flux-1-schnell', name: 'FLUX.1 schnell', kind: 'public-image', queueMs: 200, executionMs: 1200 },
-          { id: 'wan-2-1-video', name: 'Wan 2.1 video', kind: 'public-video', queueMs: 1000, executionMs: 6000, prices: { gpuPerSecond: 0.0012 } },
-          { id: 'kokoro-tts', name: 'Kokoro TTS', kind: 'public-audio', queueMs: 150, executionMs: 700, prices: { gpuPerSecond: 0.00019 } },
+          { id: FLUX_SCHNELL.id, name: FLUX_SCHNELL.name, kind: 'public-image', queueMs: 200, executionMs: 1200 },
+          { id: VIDEO.id, name: VIDEO.name, kind: 'public-video', queueMs: 1000, executionMs: 6000, prices: { gpuPerSecond: 0.0012 } },
+          { id: SPEECH.id, name: SPEECH.name, kind: 'public-audio', queueMs: 150, executionMs: 700, prices: { gpuPerSecond: 0.00019 } },
+          ...OTHER_PUBLIC_MODELS.map((m) => ({ id: m.id, name: m.name, kind: `public-${m.kind}` as const, queueMs: 400, executionMs: 3000 })),
           { id: 'echo', name: 'Echo', kind: 'echo', queueMs: 100, executionMs: 200, prices: { gpuPerSecond: 0.00001 } },
           // Issue 9: an endpoint whose cold start shows (8 s initializing) and whose two workers make a burst queue.
           { id: 'sd35-large', name: 'SD 3.5 Large (cold starts)', kind: 'image', queueMs: 500, executionMs: 5000, coldStartMs: 8000, workersMax: 2, idleTimeoutMs: 15_000, prices: { gpuPerSecond: 0.00069 } },
@@ -48,10 +58,14 @@ export function demoConfig(): EmulatorConfigInput {
             { id: 'sdxl-turbo', scale: 0.9 },
             { id: 'flux-dev', scale: 1.6, fromDaysAgo: 300 },
             { id: 'broken-gpu', scale: 0.08, fromDaysAgo: 45 },
-            { id: 'black-forest-labs-flux-1-schnell', scale: 0.35 },
-            { id: 'wan-2-1-video', scale: 2.4, fromDaysAgo: 150 },
-            { id: 'kokoro-tts', scale: 0.12, fromDaysAgo: 250 },
+            { id: FLUX_SCHNELL.id, scale: 0.35 },
+            { id: VIDEO.id, scale: 2.4, fromDaysAgo: 150 },
+            { id: SPEECH.id, scale: 0.12, fromDaysAgo: 250 },
             { id: 'echo', scale: 0.01, fromDaysAgo: 20 },
+            // Every demo endpoint costs something over the last 12 months (issue 22: these two read $0.00).
+            { id: 'sd35-large', scale: 0.5, fromDaysAgo: 330 },
+            { id: 'llama-chat', scale: 0.4, fromDaysAgo: 180 },
+            ...WORKER_SHAPE_DEMO_ENDPOINTS.map((e) => ({ id: e.id, scale: 0.03, fromDaysAgo: 90 })),
             // Endpoints deleted long ago: they only exist in the usage history.
             { id: 'sd15-legacy', scale: 0.7, untilDaysAgo: 280 },
             { id: 'whisper-large-v3', scale: 0.25, fromDaysAgo: 360, untilDaysAgo: 120 },

@@ -92,17 +92,19 @@ describe('waitForJob reaches every terminal state', () => {
 });
 
 describe('waitForJob: jobs that vanish, fail to answer, or are cancelled', () => {
-  test('a 404 for a job seen before says results are kept for 30 minutes', async () => {
+  test('a 404 for a job last seen running says the service lost it, not that its result expired', async () => {
     const server = await serve([job('IN_PROGRESS'), problem(404, 'job not found')]);
     const e = await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock() }));
     assert.ok(e instanceof NotFoundError);
-    assert.match(e.message, /kept for 30 minutes/);
+    assert.match(e.message, /was running when last seen/);
+    assert.match(e.message, /lost the job/);
+    assert.doesNotMatch(e.message, /expired/);
   });
 
-  test('a 404 right after submission (the job existed) says the same', async () => {
+  test('a 404 right after submission (the job was queued) says it was lost from the queue', async () => {
     const server = await serve([problem(404, 'job not found')]);
     const e = await rejection(waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock(), initial: { id: 'job-1', status: 'IN_QUEUE' } }));
-    assert.match(e.message, /30 minutes/);
+    assert.match(e.message, /was in its queue when last seen/);
   });
 
   test('a 404 for an id never seen is the plain not-found error', async () => {
@@ -213,6 +215,26 @@ describe('waitForJob on a service with status-sync (the long poll)', () => {
     assert.deepEqual(server.requests.map((r) => `${r.method} ${r.url}`), ['GET /v2/ep/status-sync/job-1?wait=1000', 'GET /v2/ep/status-sync/job-1?wait=1000']);
     assert.deepEqual(planned, [], 'the service holds each question: nothing is slept on our side');
     assert.equal(routeSupport.get(server.url, 'statusSync'), 'yes');
+  });
+
+  test('a job that shows a progress update is asked with a short hold from then on, so its next updates show', async () => {
+    // Held as a service does: the whole wait asked for. Answer 1 carries the worker's progress_update.
+    const server = await serve(async (req, index) => {
+      const wait = Number(new URL(req.url ?? '', 'http://x').searchParams.get('wait'));
+      await new Promise((r) => setTimeout(r, Math.min(wait, 2500)));
+      if (index === 0) return job('IN_PROGRESS', { output: 'step 1 of 3' });
+      if (index === 1) return job('IN_PROGRESS', { output: 'step 2 of 3' });
+      return job('COMPLETED', { output: { done: true }, executionTime: 9000 });
+    });
+    const seen: unknown[] = [];
+    const result = await waitForJob(clientOf(server), 'ep', 'job-1', {
+      routeSupport: new RouteSupport(), clock: quickClock(), statusSyncWaitMs: 10_000, initial: { id: 'job-1', status: 'IN_QUEUE' },
+      onUpdate: (j) => seen.push(j.output),
+    });
+    assert.equal(result.status, 'COMPLETED');
+    assert.deepEqual(seen, ['step 1 of 3', 'step 2 of 3', { done: true }], 'every update reached the caller');
+    assert.deepEqual(server.requests.map((r) => r.url), ['/v2/ep/status-sync/job-1?wait=10000', '/v2/ep/status-sync/job-1?wait=2000', '/v2/ep/status-sync/job-1?wait=2000'],
+      'the full hold until the job showed progress, then 2 s holds');
   });
 
   test('a service without status-sync (404 on it, but /status knows the job) is learned once and polled from then on', async () => {

@@ -67,3 +67,21 @@ describe('endpoint list merged with billing', () => {
     assert.match(endpointTooltip(byId(model.endpoints, 'gone-1'), model.window), /^gone-1\nDeleted: billed in this window, but no longer in the account's endpoint list\n/);
   });
 });
+
+describe('public models in the billing tree (issue 22)', () => {
+  test('a billed public model in no endpoint list is a public model with its name and price, never "deleted"', () => {
+    const table = buildBillingTable(aBillingResponse().withEndpoints(['black-forest-labs-flux-1-schnell', 'gone-2']).daily(2).build());
+    const model = buildBillingTree(table, [], [{ id: 'abc123', name: 'SDXL prod' }]);
+    const flux = byId(model.endpoints, 'black-forest-labs-flux-1-schnell');
+    assert.equal(flux.deleted, false);
+    assert.equal(flux.publicModel?.kind, 'image');
+    assert.equal(flux.displayName, 'FLUX.1 schnell');
+    const text = endpointText(flux).description;
+    assert.match(text, /^black-forest-labs-flux-1-schnell · \$\d+\.\d\d · \$0\.0024 per megapixel$/);
+    assert.doesNotMatch(text, /deleted/);
+    assert.match(endpointTooltip(flux, model.window), /Public model \(image\).*billed to this account per use/);
+    assert.match(endpointTooltip(flux, model.window), /Source: https:\/\/docs\.runpod\.io\//);
+    // An id of no catalog that is billed but not listed is still a deleted endpoint.
+    assert.equal(byId(model.endpoints, 'gone-2').deleted, true);
+  });
+});

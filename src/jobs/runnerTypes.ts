@@ -1,0 +1,21 @@
+// What the job runner is given: where its clients come from, and what to start.
+import type * as vscode from 'vscode';
+import type { RequestOptions } from '../core/runtime/schemas';
+import type { JobInput } from '../core/schemas';
+import type { ServiceClient } from '../core/service';
+
+export interface ClientSource {
+  /** The client of the active connection, or undefined when there is no key (the user is told how to set one). */
+  getClient(): Promise<ServiceClient | undefined>;
+  /** The keys its clients carry, scrubbed by value from any error text shown (the Connection's `secrets()`). */
+  secrets(): readonly string[];
+}
+
+export interface StartRequest {
+  endpointId: string;
+  input: JobInput;
+  mode: 'async' | 'sync';
+  inputFile?: vscode.Uri;
+  /** Request options from the input file (webhook, policy, s3Config), sent as given. */
+  request?: RequestOptions;
+}
