@@ -37,6 +37,7 @@ export function recordOfRow(session: BatchSession, row: JobRow): JobRecord {
     ...(item?.request ? { request: item.request as Record<string, unknown> } : {}),
     status,
     submittedAt: row.submittedAt ?? row.at,
+    ...(row.retries ? { attempt: row.retries + 1 } : {}),
     ...(row.endedAt !== undefined ? { finishedAt: row.endedAt } : {}),
     ...(row.delayTime !== undefined ? { delayTime: row.delayTime } : {}),
     ...(row.executionTime !== undefined ? { executionTime: row.executionTime } : {}),

@@ -1,9 +1,24 @@
-// A batch job's row as the Batch panel shows it (batchProtocol.ts BatchRowView), from its manifest row: the
-// status in the job life's words (issue 22: "In queue", "In progress", "Completed"...), the service's delay and
-// execution times, the cost with how it was made. Plain data, no `vscode` import.
+// A batch job's row as the Batch panel shows it (batchProtocol.ts BatchRowView), from its manifest row: a view of
+// the job's life (issue 22, src/core/jobs/jobLife.ts: the same status words as its own panel, "In queue",
+// "Completed", "Failed · attempt 2"), the service's delay and execution times in the job life's one duration
+// format, the cost with how it was made. The batch's own phases (not sent, skipped, unknown, lost) have no job
+// life yet and are said plainly. Plain data, no `vscode` import.
 import type { JobRow } from '../core/batch';
+import { describeJob, LocalStatus } from '../core/jobs/jobLife';
+import { formatDuration } from '../core/jobs/durationText';
 import type { BatchRowView, RowGroup } from './batchProtocol';
-import { formatDuration, statusText } from './rowWords';
+
+/** The job life's status line of a sent job of the batch. */
+function statusText(row: JobRow, status: string): string {
+  return describeJob({
+    status,
+    submittedAt: row.submittedAt ?? row.at,
+    finishedAt: row.endedAt,
+    delayTime: row.delayTime,
+    executionTime: row.executionTime,
+    attempt: (row.retries ?? 0) + 1,
+  }).statusText;
+}
 
 /** The row's status in words: the batch's phase where the service has no status for it (not sent, unknown...). */
 export function rowStatus(row: JobRow): { text: string; group: RowGroup } {
@@ -11,7 +26,7 @@ export function rowStatus(row: JobRow): { text: string; group: RowGroup } {
     case 'pending':
       return { text: row.error ? 'Not sent yet (waiting)' : 'Not sent yet', group: 'waiting' };
     case 'submitting':
-      return { text: statusText('SUBMITTING'), group: 'running' };
+      return { text: statusText(row, LocalStatus.submitting), group: 'running' };
     case 'unknown':
       return { text: 'Unknown (answer to /run lost)', group: 'failed' };
     case 'skipped':
@@ -19,11 +34,11 @@ export function rowStatus(row: JobRow): { text: string; group: RowGroup } {
     case 'lost':
       return { text: 'Lost (past retention)', group: 'failed' };
     case 'active':
-      return { text: statusText(row.status ?? 'IN_QUEUE', row.retries), group: 'running' };
+      return { text: statusText(row, row.status ?? 'IN_QUEUE'), group: 'running' };
     case 'ended': {
       const s = row.status ?? 'COMPLETED';
       const group: RowGroup = s === 'COMPLETED' ? 'completed' : s === 'CANCELLED' ? 'stopped' : 'failed';
-      return { text: s === 'REJECTED' ? 'Rejected (bad input)' : statusText(s, row.retries), group };
+      return { text: s === 'REJECTED' ? 'Rejected (bad input)' : statusText(row, s), group };
     }
   }
 }
