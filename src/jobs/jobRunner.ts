@@ -262,8 +262,10 @@ export class JobRunner implements vscode.Disposable {
           await this.finish(record, { ...endPatch(record, LocalStatus.error), error: NO_KEY_ERROR }, controller);
           return;
         }
+        // The id from the submission's answer at once: the ordered updates give it to the record after a first 429.
+        let answeredId = initial.jobId;
         offWaits = client.onRetryWait((w) => {
-          if (isWaitOf(record, w)) this.waits.set(record.key, w);
+          if (isWaitOf({ ...record, jobId: record.jobId ?? answeredId }, w)) this.waits.set(record.key, w);
         });
         // Beside the wait: the text a streaming worker writes, and why a queued job waits (./jobSideWatch.ts).
         // Its news is old once the job ended for us (a stream's late "in progress" after the cancel's answer).
@@ -271,6 +273,7 @@ export class JobRunner implements vscode.Disposable {
         side = watch;
         if (initial.jobId && !isFinished(initial)) watch.onJob({ id: initial.jobId, status: initial.status });
         const job = await wait(client, controller.signal, (update) => {
+          answeredId = update.id;
           void apply((r) => answerPatch(r, update, this.clients.secrets()));
           watch.onJob(update);
         });
