@@ -21,7 +21,6 @@ import type { ClientSource, StartRequest } from './runnerTypes';
 import { isWaitOf, NO_CANCEL_ROUTE_NOTE, NO_KEY_ACTIONS, NO_KEY_ERROR, STOPPED_WAITING_NOTE, type CancelResult } from './jobNotes';
 
 export { NO_CANCEL_ROUTE_NOTE, STOPPED_WAITING_NOTE, type CancelResult } from './jobNotes';
-
 export { RETENTION_MS } from './resumeCheck';
 export type { ClientSource, StartRequest } from './runnerTypes';
 
