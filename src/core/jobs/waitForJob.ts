@@ -108,10 +108,15 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
     if (typeof job.delayTime === 'number') state.delayTime = job.delayTime;
     if ((job.status === 'IN_PROGRESS' || job.status === 'RUNNING') && state.firstSeenRunningAt === undefined) state.firstSeenRunningAt = at;
   };
+  // Only a completed job tells how long the endpoint's jobs take: one cancelled after 0.2 s, or failed at once,
+  // would teach a tiny duration (a batch's cost range then came out near zero and skipped its confirmation).
+  const learnFrom = (job: Job): void => {
+    if (job.status === 'COMPLETED') durations.record(key, job.delayTime, job.executionTime);
+  };
   if (initial) {
     observe(initial, state.startedWatchingAt);
     if (isTerminalStatus(initial.status)) {
-      durations.record(key, initial.delayTime, initial.executionTime);
+      learnFrom(initial);
       return initial;
     }
   }
@@ -195,7 +200,7 @@ export async function waitForJob(client: ServiceClient, endpointId: string, jobI
     const changed = last === undefined || last.status !== job.status || (job.output !== undefined && !sameOutput(last.output, job.output));
     last = job;
     if (isTerminalStatus(job.status)) {
-      durations.record(key, job.delayTime, job.executionTime);
+      learnFrom(job);
       onUpdate?.(job);
       return job;
     }

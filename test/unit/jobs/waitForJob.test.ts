@@ -69,6 +69,15 @@ describe('waitForJob reaches every terminal state', () => {
     assert.equal(server.requests.length, 0);
   });
 
+  test('a cancelled, failed or timed-out job teaches nothing: its times are not how long the endpoint\'s jobs take', async () => {
+    const durations = new JobDurationModel();
+    for (const status of ['CANCELLED', 'FAILED', 'TIMED_OUT']) {
+      const server = await serve([job(status, { delayTime: 100, executionTime: 200 })]);
+      await waitForJob(clientOf(server), 'ep', 'job-1', { routeSupport: polling, clock: quickClock(), durations });
+      assert.equal(durations.estimate(durationKey(server.url, 'ep')), undefined, status);
+    }
+  });
+
   test('a finished job teaches the duration model of its endpoint', async () => {
     const server = await serve([job('COMPLETED', { delayTime: 300, executionTime: 1700 })]);
     const durations = new JobDurationModel();
