@@ -41,7 +41,7 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
   activateFeature('Endpoints', () => void (endpoints = registerEndpoints(context, connection, statusBar, logger)));
   let jobs: JobRunnerApi | undefined;
   activateFeature('Job runner', () => {
-    const feature = registerJobRunner({ context, connection, settings, logger, sidebarEndpoints: () => endpoints });
+    const feature = registerJobRunner({ context, connection, settings, logger, sidebarEndpoints: () => endpoints, billingReader });
     jobs = feature.api;
     return feature.disposables;
   });

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import { JobDurationModel, StreamingEndpoints } from '../core/jobs';
 import { createServiceClient } from '../core/http/client';
-import { inlineBillingReader } from '../core/billing/inlineBillingReader';
+import type { BillingReader } from '../core/billing/billingReader';
 import type { ConnectionSettings, ServiceClient } from '../core/service';
 import type { Settings } from '../config/settings';
 import { HistoryStore } from '../history/historyStore';
@@ -61,6 +61,8 @@ export interface JobRunnerDeps {
   logger: Logger;
   /** The sidebar's endpoints (billing records, added ones): suggestions for the endpoint pickers. */
   sidebarEndpoints?: () => EndpointsServices | undefined;
+  /** The extension's billing reader (its worker thread), for the clients the test API hands out. */
+  billingReader?: BillingReader;
 }
 
 export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Disposable[]; api: JobRunnerApi } {
@@ -168,8 +170,9 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     },
     reloadHistoryFromStorage: () => new HistoryStore(context.workspaceState, () => settings.historyLimit()),
     storedDurations: () => JobDurationModel.fromJSON(context.globalState.get(DURATIONS_KEY)),
-    // Reads billing on this thread (tests' small answers): a batch reads its billed amount after it ends.
-    createClient: (settings) => createServiceClient(settings, { billingReader: inlineBillingReader }),
+    // With the extension's own billing reader (a batch reads its billed amount after it ends); never an inline
+    // parser: extension.js carries no billing parser at all (issue 11).
+    createClient: (settings) => createServiceClient(settings, deps.billingReader ? { billingReader: deps.billingReader } : {}),
   };
   return { disposables, api };
 }

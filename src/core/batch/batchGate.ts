@@ -6,6 +6,7 @@ import { CancelledError, ForbiddenError, UnauthorizedError } from '../http/error
 import type { Clock } from '../http/clock';
 import { rateLimitWaitMs } from '../http/rateLimit';
 import type { ServiceClient } from '../service';
+import { setMaxListeners } from 'node:events';
 
 /** `error`: something on this machine failed (the manifest could not be written). */
 export type PauseReason = 'user' | 'spend' | 'spendPerHour' | 'failures' | 'auth' | 'error';
@@ -34,7 +35,10 @@ export class BatchGate {
     private readonly clock: Clock,
     private readonly listener: GateListener,
     private readonly probeMs = SERVICE_DOWN_PROBE_MS,
-  ) {}
+  ) {
+    // Every slot's wait listens to this one signal (64 slots at most): not a leak, but node warns past 10.
+    setMaxListeners(0, this.abort.signal);
+  }
 
   get paused(): { reason: PauseReason; message: string } | undefined {
     return this.pausedFor;
