@@ -27,9 +27,11 @@ describe('a batch across a 30 s outage', async () => {
     assert.equal(rig.accepted('img'), 16, 'every job sent exactly once');
     const waits = events.filter((e) => e.kind === 'wait' && e.reason === 'serviceDown');
     assert.ok(waits.length > 0, 'the wait was told');
-    // A probe every 2 s (the test's retryMs is 200 ms, but probes keep the gate's 2 s), each up to the HTTP layer's 4 attempts.
+    // At most a probe every 2 s (the test's retryMs is 200 ms, but probes keep the gate's 2 s), each up to the HTTP
+    // layer's 4 attempts. None at all is fine: when every slot is following a job through the outage, no
+    // submission meets it, so nothing is probed (seen in a CI run: the outage ran its 30 s with 4 jobs in flight).
     const probes = rig.log.filter((l) => l === 'GET /v2/img/health 503').length;
-    assert.ok(probes > 0 && probes <= (OUTAGE_MS / 2000 + 2) * 4, `probed every 2 s, not hammered (${probes} probes)`);
+    assert.ok(probes <= (OUTAGE_MS / 2000 + 2) * 4, `probed at most every 2 s, not hammered (${probes} probes)`);
     assert.equal(rig.log.filter((l) => l === 'POST /v2/img/run 503').length <= 4, true, 'at most one /run per slot met the outage');
     assert.ok(Date.now() - downAt >= OUTAGE_MS);
   });
