@@ -26,8 +26,10 @@ function recordsAreValid(records: unknown[]): boolean {
     return ok;
   };
   // Records come bucket by bucket, so most times equal the previous record's: compared before any lookup.
-  let lastStart: unknown = undefined;
-  let lastEnd: unknown = undefined;
+  // Not `undefined`: a first record without startTime would equal it and skip its check (fast-check found it).
+  const unseen = Symbol('unseen');
+  let lastStart: unknown = unseen;
+  let lastEnd: unknown = unseen;
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
     if (!isPlainObject(r)) return false;
