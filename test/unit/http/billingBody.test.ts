@@ -37,3 +37,12 @@ test('a body that is not an object, or lacks records, is rejected like zod does'
     assert.equal(safeParseBillingResponse(body).success, false);
   }
 });
+
+test('a first record without startTime or endTime is rejected, as zod rejects it (the fast path once skipped it)', () => {
+  for (const field of ['startTime', 'endTime']) {
+    const body = JSON.parse(JSON.stringify(aBillingResponse().withEndpoints(2).daily(3).build())) as { records: Array<Record<string, unknown>> };
+    delete body.records[0]![field];
+    assert.equal(ListServerlessBillingResponse.safeParse(body).success, false, `zod, ${field}`);
+    assert.equal(safeParseBillingResponse(body).success, false, `fast path, ${field}`);
+  }
+});
