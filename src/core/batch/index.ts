@@ -5,7 +5,7 @@ export { expandSweep, MAX_SWEEP_JOBS, type SweepPoint } from './sweep';
 export { jobCost, reportedCost, priceFromBilling, type JobCost, type PricePerSecond } from './jobCost';
 export { priceFromTable, DEFAULT_GPU_PRICES } from './priceTable';
 export { estimateBatchCost, type CostRange, type CostRangeInput } from './costRange';
-export { ManifestWriter, readManifest, readManifestText, countPhases, changedInputs, type ManifestState, type ManifestProblem } from './manifestFile';
+export { ManifestWriter, readManifest, readManifestText, endsFinished, countPhases, changedInputs, type ManifestState, type ManifestProblem } from './manifestFile';
 export { MANIFEST_FILE, MANIFEST_VERSION, ROW_PHASES, type JobRow, type ManifestHeader, type RowPhase, type BatchEventLine } from './manifestFormat';
 export { rowsToCsv } from './manifestCsv';
 export { billedAmount, type BilledAmount } from './billedAmount';
