@@ -2,7 +2,8 @@
 // keep in flight, the price per second a job's estimate uses, and the batch's estimated cost range. Reads the
 // endpoint (GET /v2/serverless/{id}) and its health when it can; a public endpoint has neither, and its range
 // comes from the costs its earlier jobs reported. No `vscode` import.
-import { defaultConcurrency, estimateBatchCost, priceFromTable, type CostRange, type PricePerSecond } from '../core/batch';
+import { defaultConcurrency, estimateBatchCost, type CostRange } from '../core/batch';
+import { priceFromTable, type PricePerSecond } from '../core/cost';
 import { durationKey, type JobDurationModel } from '../core/jobs';
 import type { ServiceClient } from '../core/service';
 

@@ -3,7 +3,7 @@
 // failure streak counts; REJECTED is ours (the service refused the input, no job exists).
 import type { Job } from '../schemas';
 import type { BatchItem } from './batchInputs';
-import { jobCost, type PricePerSecond } from './jobCost';
+import { jobCost, type PricePerSecond } from '../cost/jobCost';
 import type { JobRow } from './manifestFormat';
 
 export const FAILED_STATUSES: ReadonlySet<string> = new Set(['FAILED', 'TIMED_OUT', 'REJECTED']);
