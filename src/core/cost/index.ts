@@ -4,3 +4,4 @@
 export { jobCost, reportedCost, priceFromBilling, type JobCost, type PricePerSecond } from './jobCost';
 export { priceFromTable, DEFAULT_GPU_PRICES } from './priceTable';
 export { billedAmount, type BilledAmount } from './billedAmount';
+export { costText, costTooltip, savedCost, SavedCost } from './costText';
