@@ -2,6 +2,7 @@
 // estimate for a dedicated one and the prices it rests on, and what billing says after. Not a batch's alone: a
 // single job's panel and the Jobs view show the same cost line. The editor layer imports from here.
 export { jobCost, reportedCost, priceFromBilling, type JobCost, type PricePerSecond } from './jobCost';
-export { priceFromTable, DEFAULT_GPU_PRICES } from './priceTable';
+export { priceFromTable, endpointPrice, DEFAULT_GPU_PRICES } from './priceTable';
+export { EndpointPrices, sharedEndpointPrices } from './endpointPrices';
 export { billedAmount, type BilledAmount } from './billedAmount';
 export { costText, costTooltip, savedCost, SavedCost } from './costText';
