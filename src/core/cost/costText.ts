@@ -33,3 +33,12 @@ export function costTooltip(cost: Pick<SavedCost, 'kind' | 'how'> | undefined): 
   if (!cost) return '';
   return cost.kind === 'reported' ? `Reported by the endpoint: ${cost.how}` : cost.how;
 }
+
+/**
+ * The cost a single job's views show: the kept one, or for a job recorded before costs were kept, the bare
+ * `cost` its output reported.
+ */
+export function shownCost(kept: SavedCost | undefined, reportedUsd: number | undefined): SavedCost | undefined {
+  if (kept) return kept;
+  return reportedUsd !== undefined ? { kind: 'reported', usd: reportedUsd, how: 'reported by the endpoint in its output (`cost`)' } : undefined;
+}

@@ -5,4 +5,4 @@ export { jobCost, reportedCost, priceFromBilling, type JobCost, type PricePerSec
 export { priceFromTable, endpointPrice, DEFAULT_GPU_PRICES } from './priceTable';
 export { EndpointPrices, sharedEndpointPrices } from './endpointPrices';
 export { billedAmount, type BilledAmount } from './billedAmount';
-export { costText, costTooltip, savedCost, SavedCost } from './costText';
+export { costText, costTooltip, savedCost, shownCost, SavedCost } from './costText';
