@@ -45,7 +45,7 @@ export class JobItem extends vscode.TreeItem {
     tip.appendText(`${record.endpointId} · ${record.status}\n`);
     if (record.jobId) tip.appendText(`job ${record.jobId}\n`);
     tip.appendText(`${record.mode} · started ${new Date(record.submittedAt).toLocaleString()}\n`);
-    if (costWords) tip.appendText(`cost ${costText(cost)}: ${costTooltip(cost)}\n`);
+    if (costWords) tip.appendText(`\nCost: ${costText(cost)}\n${costTooltip(cost)}\n`);
     if (record.error) tip.appendText(`\n${record.error.slice(0, 500)}`);
     this.tooltip = tip;
     if (record.thumbnail) {
