@@ -8,6 +8,7 @@ import { createServiceClient } from '../../../src/core/http/client';
 import { EndpointPrices } from '../../../src/core/cost/endpointPrices';
 import { endpointPrice } from '../../../src/core/cost/priceTable';
 import { PUBLIC_MODELS } from '../../../src/core/serverless/publicModels';
+import { RouteSupport } from '../../../src/core/runtime/routeSupport';
 
 const KEY = 'k-cost-test';
 const PUBLIC_ID = PUBLIC_MODELS[0]!.id;
@@ -70,15 +71,32 @@ describe('EndpointPrices', () => {
     assert.equal(prices.priceOf('http://elsewhere.invalid', 'other', {}), undefined, 'kept per service');
   });
 
-  test('a public model is never asked for (it reports its own cost); an unreadable endpoint stays unknown', async () => {
+  test('a public model is never asked for (it reports its own cost); an unreadable endpoint stays unknown, not asked by every job', async () => {
     const { client, asked } = await rig();
-    const prices = new EndpointPrices();
+    let now = 1_000_000;
+    const prices = new EndpointPrices(new RouteSupport(), () => now);
     prices.learn(client, PUBLIC_ID);
     prices.learn(client, 'missing');
     await until(() => asked('/v2/serverless/missing') === 1, 'the unknown endpoint to be asked for');
     await new Promise((r) => setTimeout(r, 50));
     assert.equal(asked(`/v2/serverless/${PUBLIC_ID}`), 0);
     assert.equal(prices.priceOf(client.settings.billingBaseUrl, 'missing', {}), undefined);
+    prices.learn(client, 'missing');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(asked('/v2/serverless/missing'), 1, 'the next job does not ask again at once');
+    now += 10 * 60_000;
+    prices.learn(client, 'missing');
+    await until(() => asked('/v2/serverless/missing') === 2, 'asked again ten minutes later');
+  });
+
+  test('a service known to have no endpoint list is not asked', async () => {
+    const { client, asked } = await rig();
+    const routes = new RouteSupport();
+    routes.set(client.settings.billingBaseUrl, 'endpointList', 'no');
+    const prices = new EndpointPrices(routes);
+    prices.learn(client, 'ded');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(asked('/v2/serverless/ded'), 0);
   });
 
   test('a batch and a single job resolve a price the same way (endpointPrice)', () => {
