@@ -13,7 +13,7 @@ import { BatchGate, type PauseReason, type WaitReason } from './batchGate';
 import { BatchRows } from './batchRows';
 import { BatchGuards, type GuardLimits } from './guards';
 import { followBatchJob } from './followBatchJob';
-import type { PricePerSecond } from './jobCost';
+import type { PricePerSecond } from '../cost/jobCost';
 import { FAILED_STATUSES, jobEnd } from './jobEnd';
 import { countPhases, type ManifestState, type ManifestWriter } from './manifestFile';
 import type { JobRow, ManifestHeader, RowPhase } from './manifestFormat';
