@@ -9,22 +9,20 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { costText, costTooltip } from '../../src/core/cost/costText';
 import { PUBLIC_MODELS } from '../../src/core/serverless/publicModels';
-import type { ServiceClient } from '../../src/core/service';
 import { JobsTreeProvider } from '../../src/history/jobsView';
 import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { count, driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
-import { startEmulator } from './support/emulator';
+import { startEmulatorJobs, stopEmulatorJobs, type EmulatorJobs } from './support/emulator';
 import { jobWaits } from './support/jobWaits';
-import { activateExtension, eventually, workspaceFolder } from './support/extension';
+import { eventually, workspaceFolder } from './support/extension';
 
 const PUBLIC_IMAGE = PUBLIC_MODELS.find((m) => m.kind === 'image')!.id;
 
 suite('job cost', () => {
   let api: JobRunnerApi;
-  let emulator: { url: string; close(): Promise<void> };
-  let client: ServiceClient;
+  let jobs: EmulatorJobs | undefined;
   const { finished, showPanel } = jobWaits(() => api);
 
   const run = async (file: string, endpointId: string, value: unknown): Promise<JobRecord> => {
@@ -67,19 +65,11 @@ suite('job cost', () => {
   };
 
   suiteSetup(async () => {
-    const ext = await activateExtension();
-    const exported = ext.exports as { jobs?: JobRunnerApi } | undefined;
-    assert.ok(exported?.jobs, 'the extension exposes the job runner to tests (ExtensionMode.Test)');
-    api = exported.jobs;
-    emulator = await startEmulator(ext.extensionPath);
-    client = api.createClient({ billingBaseUrl: emulator.url, jobsBaseUrl: emulator.url, apiKey: 'demo-key-full' });
-    api.useClientSource({ getClient: async () => client, secrets: () => ['demo-key-full'] });
+    jobs = await startEmulatorJobs();
+    api = jobs.api;
   });
 
-  suiteTeardown(async () => {
-    api?.useClientSource(undefined);
-    await emulator?.close();
-  });
+  suiteTeardown(() => stopEmulatorJobs(jobs));
 
   teardown(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
