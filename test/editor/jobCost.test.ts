@@ -10,27 +10,19 @@ import * as vscode from 'vscode';
 import { costText, costTooltip } from '../../src/core/cost/costText';
 import { PUBLIC_MODELS } from '../../src/core/serverless/publicModels';
 import { JobsTreeProvider } from '../../src/history/jobsView';
-import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { count, driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
 import { startEmulatorJobs, stopEmulatorJobs, type EmulatorJobs } from './support/emulator';
 import { jobWaits } from './support/jobWaits';
-import { eventually, workspaceFolder } from './support/extension';
+import { eventually } from './support/extension';
 
 const PUBLIC_IMAGE = PUBLIC_MODELS.find((m) => m.kind === 'image')!.id;
 
 suite('job cost', () => {
   let api: JobRunnerApi;
   let jobs: EmulatorJobs | undefined;
-  const { finished, showPanel } = jobWaits(() => api);
-
-  const run = async (file: string, endpointId: string, value: unknown): Promise<JobRecord> => {
-    const uri = vscode.Uri.joinPath(workspaceFolder().uri, file);
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify(value, null, 2) + '\n'));
-    await api.memory.rememberEndpoint(uri, endpointId);
-    return (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
-  };
+  const { finished, showPanel, runFile: run } = jobWaits(() => api);
 
   /** The Jobs view's item of a job, as its provider draws it now: its row text and its tooltip. */
   const viewItem = (key: string): { description: string; tooltip: string } => {

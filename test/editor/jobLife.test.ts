@@ -17,7 +17,7 @@ import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
 import { startEmulatorJobs, stopEmulatorJobs, type EmulatorJobs } from './support/emulator';
 import { jobWaits } from './support/jobWaits';
-import { eventually, workspaceFolder } from './support/extension';
+import { eventually } from './support/extension';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -25,14 +25,7 @@ suite('job life', () => {
   let api: JobRunnerApi;
   let jobs: EmulatorJobs | undefined;
   let client: ServiceClient;
-  const { finished, showPanel } = jobWaits(() => api);
-
-  const run = async (file: string, endpointId: string, value: unknown): Promise<JobRecord> => {
-    const uri = vscode.Uri.joinPath(workspaceFolder().uri, file);
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify(value, null, 2) + '\n'));
-    await api.memory.rememberEndpoint(uri, endpointId);
-    return (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
-  };
+  const { finished, showPanel, runFile: run } = jobWaits(() => api);
 
   /** The Jobs view's row of a job, as the view's provider draws it now. */
   const viewRow = (key: string): string => {
