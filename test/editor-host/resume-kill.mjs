@@ -11,8 +11,9 @@
 // A manifest row left `unknown` (the kill fell between the `submitting` line and the /run answer; by design not
 // resent, docs/batches.md "What is safe to resend") is reported apart: it is not lost if the service made its job.
 //
-// usage: node test/editor-host/resume-kill.mjs [--jobs N] [--json FILE]   (needs `node scripts/build.mjs` first;
-//   --json writes the figures, for test/bench/resume.bench.ts). Prints `N passed, N failed` last; exit 1 on failure.
+// usage: node test/editor-host/resume-kill.mjs [--jobs N] [--kills K] [--json FILE]   (needs `node scripts/build.mjs`
+//   first; --kills K: K kills, the k-th when k/(K+1) of the jobs were accepted, each followed by a reload and a
+//   resume; --json writes the figures, for test/bench/batchResume.bench.ts). Prints `N passed, N failed` last; exit 1 on failure.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -26,8 +27,9 @@ import { chromium } from 'playwright-core';
 const HOST_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HOST_DIR, '../..');
 const ARTIFACTS = path.join(HOST_DIR, 'artifacts');
-const { values: opts } = parseArgs({ options: { jobs: { type: 'string', default: '45' }, json: { type: 'string' } } });
+const { values: opts } = parseArgs({ options: { jobs: { type: 'string', default: '45' }, kills: { type: 'string', default: '1' }, json: { type: 'string' } } });
 const N = Number(opts.jobs);
+const KILLS = Number(opts.kills);
 const KEY = 'demo-key-full'; // what the extension gives the demo profile (src/demo/demoConnection.ts)
 const ENDPOINT = 'resume-llm';
 const CONCURRENCY = 6;
@@ -176,6 +178,50 @@ async function sendIfAsked(page, started) {
   }, 60_000, 250);
 }
 
+/** SIGKILLs the extension host (exactly one process: ours, with --type=extensionHost), reloads the window with
+ * nothing of ours open, and clicks the resume offer. Returns where the kill landed. */
+async function killTheHost(page, threshold) {
+  const hosts = processesWith(marker).filter(([, cmd]) => cmd.includes('--type=extensionHost'));
+  if (hosts.length !== 1) throw new Error(`expected exactly one extension host, found ${hosts.length}:\n${hosts.map((h) => h.join(' ')).join('\n')}`);
+  const [hostPid, hostCmd] = hosts[0];
+  if (/code-server\/out\/node\/entry\.js|chrom/.test(hostCmd)) throw new Error(`refusing to kill ${hostPid}: ${hostCmd}`);
+  process.kill(hostPid, 'SIGKILL');
+  const acceptedBeforeKill = proxy.runs.filter((r) => r.id).length;
+  await until('the extension host to be gone', () => !fs.existsSync(`/proc/${hostPid}`) || fs.readFileSync(`/proc/${hostPid}/stat`, 'latin1').split(' ')[2] === 'Z', 10_000, 50);
+  const manifestAtKill = readManifest(workspace)?.phases ?? {};
+  console.log(`  killed extension host ${hostPid} with ${acceptedBeforeKill} of ${N} jobs accepted (aimed at ${threshold}); manifest then: ${JSON.stringify(manifestAtKill)}`);
+  if (acceptedBeforeKill >= N) throw new Error('the kill came after every job was accepted: not mid-batch');
+
+  // What the workbench says of the dead host (kept for a reader of the artifacts; the test does not rely on it).
+  await sleep(1500);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'resume-kill-after-kill.png') }).catch(() => {});
+  // Nothing left open that would activate the extension by itself (the .jsonl, the Batch panel): the next window
+  // must find the unfinished batch from the workspace alone, as after a crash with the editors closed.
+  await runCommand(page, 'View: Close All Editors');
+  await until('every editor closed', async () => (await page.locator('.tabs-container .tab').count()) === 0, 10_000);
+  // A new window (Developer: Reload Window, which saves the window's state first: page.reload() may not, and the
+  // editors came back) starts a new extension host, which offers to resume the batch.
+  const runsBefore = proxy.runs.length;
+  await runCommand(page, 'Developer: Reload Window', () => page.waitForNavigation({ timeout: 60_000 }));
+  await page.locator('.monaco-workbench').waitFor();
+  await clickText(page, '.notification-toast .monaco-button:text-is("Resume Batch")', 90_000);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'resume-kill-offer.png') }).catch(() => {});
+  const resumedAt = Date.now();
+  // No "Send" is expected (the cost range is known by now), but a fresh profile may not know it: click it if asked.
+  await sendIfAsked(page, () => proxy.runs.length > runsBefore || readManifest(workspace)?.events.some((e) => e.event === 'finished'));
+  return { acceptedBeforeKill, manifestAtKill, resumedAt };
+}
+
+/** Runs a palette command by its title; `during` (a navigation, say) is awaited with the Enter that runs it. */
+async function runCommand(page, title, during = async () => {}) {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible' });
+  await page.keyboard.type(title, { delay: 5 });
+  await page.locator(`.quick-input-widget .monaco-list-row:has-text("${title.split(': ')[1]}")`).first().waitFor();
+  await Promise.all([during(), page.keyboard.press('Enter')]);
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 const marker = `SERVERLESS_GPU_RESUME_KILL_${randomBytes(6).toString('hex')}`;
 const env = { ...process.env, [marker]: '1' };
@@ -207,7 +253,7 @@ const started = [];
 let browser;
 let proxy;
 const figures = { jobs: N, concurrency: CONCURRENCY };
-await check(`a batch of ${N} jobs, the extension host SIGKILLed mid-batch, the window reloaded, the batch resumed: none lost, none twice (counted on the emulator)`, async () => {
+await check(`a batch of ${N} jobs, the extension host SIGKILLed mid-batch ${KILLS === 1 ? 'once' : `${KILLS} times`}, each time the window reloaded and the batch resumed: none lost, none twice (counted on the emulator)`, async () => {
   const emu = startChild(process.execPath, ['dist/emulator.js', '--host', '127.0.0.1', '--port', '0', '--config', config], /(http:\/\/127\.0\.0\.1:\d+)/, env);
   started.push(emu.child);
   const emulatorUrl = (await emu.matched)[1];
@@ -240,46 +286,16 @@ await check(`a batch of ${N} jobs, the extension host SIGKILLed mid-batch, the w
   await page.keyboard.press('Enter');
   await sendIfAsked(page, () => proxy.runs.length > 0);
 
-  // The kill: once the service accepted about a third of the jobs.
-  await until('a third of the jobs accepted', () => proxy.runs.filter((r) => r.id).length >= Math.ceil(N / 3), 90_000, 20);
-  const hosts = processesWith(marker).filter(([, cmd]) => cmd.includes('--type=extensionHost'));
-  if (hosts.length !== 1) throw new Error(`expected exactly one extension host, found ${hosts.length}:\n${hosts.map((h) => h.join(' ')).join('\n')}`);
-  const [hostPid, hostCmd] = hosts[0];
-  if (/code-server\/out\/node\/entry\.js|chrom/.test(hostCmd)) throw new Error(`refusing to kill ${hostPid}: ${hostCmd}`);
-  process.kill(hostPid, 'SIGKILL');
-  figures.acceptedBeforeKill = proxy.runs.filter((r) => r.id).length;
-  await until('the extension host to be gone', () => !fs.existsSync(`/proc/${hostPid}`) || fs.readFileSync(`/proc/${hostPid}/stat`, 'latin1').split(' ')[2] === 'Z', 10_000, 50);
-  const atKill = readManifest(workspace);
-  figures.manifestAtKill = atKill?.phases ?? {};
-  console.log(`  killed extension host ${hostPid} with ${figures.acceptedBeforeKill} of ${N} jobs accepted; manifest then: ${JSON.stringify(figures.manifestAtKill)}`);
-  if (figures.acceptedBeforeKill >= N) throw new Error('the kill came after every job was accepted: not mid-batch');
-
-  // What the workbench says of the dead host (kept for a reader of the artifacts; the test does not rely on it).
-  await sleep(1500);
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: path.join(ARTIFACTS, 'resume-kill-after-kill.png') }).catch(() => {});
-  // Nothing left open that would activate the extension by itself (the .jsonl, the Batch panel): the next window
-  // must find the unfinished batch from the workspace alone, as after a crash with the editors closed.
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible' });
-  await page.keyboard.type('View: Close All Editors', { delay: 5 });
-  await page.locator('.quick-input-widget .monaco-list-row:has-text("Close All Editors")').first().waitFor();
-  await page.keyboard.press('Enter');
-  await until('every editor closed', async () => (await page.locator('.tabs-container .tab').count()) === 0, 10_000);
-  // A new window (Developer: Reload Window, which saves the window's state first: page.reload() may not, and the
-  // editors came back) starts a new extension host, which offers to resume the batch.
-  const runsBefore = proxy.runs.length;
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible' });
-  await page.keyboard.type('Developer: Reload Window', { delay: 5 });
-  await page.locator('.quick-input-widget .monaco-list-row:has-text("Reload Window")').first().waitFor();
-  await Promise.all([page.waitForNavigation({ timeout: 60_000 }), page.keyboard.press('Enter')]);
-  await page.locator('.monaco-workbench').waitFor();
-  await clickText(page, '.notification-toast .monaco-button:text-is("Resume Batch")', 90_000);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'resume-kill-offer.png') }).catch(() => {});
-  const resumedAt = Date.now();
-  // No "Send" is expected (the cost range is known by now), but a fresh profile may not know it: click it if asked.
-  await sendIfAsked(page, () => proxy.runs.length > runsBefore || readManifest(workspace)?.events.some((e) => e.event === 'finished'));
+  // The kills: the k-th once the service accepted k/(K+1) of the jobs (one kill: a third of them). With two, the
+  // second falls in the resumed batch, so a resumed manifest is itself killed and resumed.
+  figures.kills = [];
+  for (let k = 1; k <= KILLS; k++) {
+    const threshold = Math.ceil((N * k) / (KILLS + 1));
+    await until(`${threshold} jobs accepted`, () => proxy.runs.filter((r) => r.id).length >= threshold, 90_000, 20);
+    figures.kills.push(await killTheHost(page, threshold));
+  }
+  figures.acceptedBeforeKill = figures.kills[0].acceptedBeforeKill;
+  const resumedAt = figures.kills.at(-1).resumedAt;
 
   const done = await until('the resumed batch to end (its manifest\'s finished event)', () => {
     const m = readManifest(workspace);
