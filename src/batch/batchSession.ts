@@ -119,6 +119,16 @@ export class BatchSession implements vscode.Disposable {
     return this.track(this.runner.cancel());
   }
 
+  /** The rows whose /run answer was lost: their job may or may not exist on the service. */
+  unknownRows(): JobRow[] {
+    return this.rows().filter((r) => r.phase === 'unknown');
+  }
+
+  /** Sends the unknown rows' inputs again: only ever the user's explicit choice (each may now run twice). */
+  resendUnknown(): Promise<void> {
+    return this.track(this.runner.resendUnknown(this.unknownRows().map((r) => r.index)));
+  }
+
   pause(): void {
     this.runner.pause('Paused from the Batch panel.');
     this.stateEmitter.fire();
