@@ -4,7 +4,8 @@
 // panel and the progress notification listen; nothing here draws.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BatchRunner, billedAmount, countPhases, type BilledAmount, rowsToCsv, type BatchEvent, type BatchItem, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter, type PricePerSecond } from '../core/batch';
+import { BatchRunner, countPhases, rowsToCsv, type BatchEvent, type BatchItem, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
+import { billedAmount, type BilledAmount, type PricePerSecond } from '../core/cost';
 import { parseOutputs } from '../core/outputs/outputs';
 import { saveJobOutputs } from '../core/outputs/saveOutputs';
 import type { JobDurationModel } from '../core/jobs';
