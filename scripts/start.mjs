@@ -3,9 +3,12 @@
 // its demo data, starts code-server 4.100.3 on 127.0.0.1 with the extension and the demo/ workspace, and prints
 // the URL to open. Ctrl-C stops all of it; nothing is left running and the editor's profile is thrown away.
 //
-// usage: node scripts/start.mjs [--port N] [--workspace DIR] [--vsix FILE] [--desktop]
+// usage: node scripts/start.mjs [--port N] [--workspace DIR] [--vsix FILE] [--desktop] [--service URL] [--settings FILE]
 //   --port N     the editor's port (default: a free one)
 //   --workspace DIR  open DIR instead of demo/ (the smoke test opens a copy, so demo/ gets no outputs)
+//   --service URL    connect to this emulator (already running, on 127.0.0.1, taking the demo key) instead of
+//                    starting one: the resume test's emulator must outlive the editor it kills
+//   --settings FILE  more user settings (a JSON object) merged over these (the resume test's batch settings)
 //   --vsix FILE  install this packaged extension instead of loading the source tree
 //   --desktop    open desktop VS Code (`code` on PATH) with the extension under development instead
 import { spawn, spawnSync } from 'node:child_process';
@@ -24,6 +27,8 @@ const { values: opts } = parseArgs({
     workspace: { type: 'string' },
     vsix: { type: 'string' },
     desktop: { type: 'boolean', default: false },
+    service: { type: 'string' },
+    settings: { type: 'string' },
   },
 });
 const DEMO_PROFILE = 'Demo emulator (npm start)';
@@ -102,8 +107,8 @@ async function main() {
   if (!opts.desktop) step('checking the editor (test/editor-host/setup.sh)', 'bash', ['test/editor-host/setup.sh']);
   step('building', 'node', ['scripts/build.mjs']);
 
-  const [, emulatorUrl] = await startChild('the emulator', process.execPath, ['dist/emulator.js', '--host', '127.0.0.1', '--port', '0'], /(http:\/\/127\.0\.0\.1:\d+)/);
-  console.log(`start: emulator with its demo data on ${emulatorUrl}`);
+  const emulatorUrl = opts.service ?? (await startChild('the emulator', process.execPath, ['dist/emulator.js', '--host', '127.0.0.1', '--port', '0'], /(http:\/\/127\.0\.0\.1:\d+)/))[1];
+  console.log(opts.service ? `start: connecting to ${emulatorUrl} (--service)` : `start: emulator with its demo data on ${emulatorUrl}`);
 
   if (opts.desktop) {
     const r = spawnSync('code', ['--extensionDevelopmentPath', REPO, DEMO], { stdio: 'inherit' });
@@ -146,6 +151,7 @@ async function main() {
         // extension switch to it and give it the emulator's demo key (src/demo/demoConnection.ts).
         'serverlessGpu.profiles': [{ name: DEMO_PROFILE, billingBaseUrl: emulatorUrl, jobsBaseUrl: emulatorUrl }],
         ...(workerPython ? { 'serverlessGpu.localWorker.pythonPath': workerPython } : {}),
+        ...(opts.settings ? JSON.parse(fs.readFileSync(opts.settings, 'utf8')) : {}),
       },
       null,
       2,

@@ -34,6 +34,9 @@ const steps = [
         { name: 'editor host setup', cmd: 'bash', args: ['test/editor-host/setup.sh'], kind: 'step', gate: true },
         { name: 'real-editor suites', cmd: 'node', args: ['test/editor-host/run.mjs'], kind: 'editor' },
         { name: 'npm start, driven in Chromium', cmd: 'node', args: ['test/editor-host/start-smoke.mjs'], kind: 'editor' },
+        // Issue 23: the extension host SIGKILLed mid-batch twice (the second with a /run answer on its way), each
+        // time the window reloaded and the batch resumed (~45 s).
+        { name: 'batch resume after a real kill of the extension host', cmd: 'node', args: ['test/editor-host/resume-kill.mjs', '--kills', '2', '--in-flight'], kind: 'editor' },
         // Packaging builds in a staging folder and checks what ships (vsce ls); the runner then installs it.
         { name: 'package (.vsix)', cmd: 'node', args: ['scripts/package.mjs', '--out', vsix], kind: 'step', gate: true },
         { name: 'real-editor suites, packaged', cmd: 'node', args: ['test/editor-host/run.mjs', '--vsix', vsix], kind: 'editor' },

@@ -13,9 +13,25 @@ export class ManifestWriter {
 
   private constructor(private readonly handle: FileHandle, readonly path: string) {}
 
-  /** Opens `path` for appending (created if missing): a resumed batch writes on after its old lines. */
+  /**
+   * Opens `path` for appending (created if missing): a resumed batch writes on after its old lines. A file left
+   * with a torn last line (no newline: the process died mid-write) gets its newline first, or the first line of
+   * the resume would be glued to the torn one and lost with it.
+   */
   static async open(path: string): Promise<ManifestWriter> {
-    return new ManifestWriter(await open(path, 'a'), path);
+    const handle = await open(path, 'a+');
+    try {
+      const { size } = await handle.stat();
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        await handle.read(last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) await handle.appendFile('\n', 'utf8');
+      }
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
+    return new ManifestWriter(handle, path);
   }
 
   /** Appends one line; lines are written in the order of the calls. */

@@ -61,6 +61,27 @@ describe('manifest', () => {
     assert.equal(state.rows.get(2)?.phase, 'unknown');
   });
 
+  test('a resume after a torn last line writes on a line of its own: its first line is not glued to the torn one', async () => {
+    const path = join(dir, 'torn.jsonl');
+    const w = await ManifestWriter.open(path);
+    await w.write(header);
+    await w.write(row(0, 'submitting'));
+    await w.close();
+    appendFileSync(path, '{"type":"job","index":1,"pha');
+    const resumed = await ManifestWriter.open(path);
+    await resumed.write(row(0, 'unknown'));
+    await resumed.write({ type: 'event', at: 2, event: 'resumed' });
+    await resumed.close();
+    const state = await readManifest(path);
+    assert.equal(state.rows.get(0)?.phase, 'unknown', 'the first line after the resume counts');
+    assert.deepEqual(state.problems.map((p) => p.line), [3], 'the torn line alone is reported');
+    assert.deepEqual(state.events.map((e) => e.event), ['resumed']);
+    // A file that ends cleanly gets no blank line.
+    const again = await ManifestWriter.open(path);
+    await again.close();
+    assert.ok(!readFileSync(path, 'utf8').endsWith('\n\n'));
+  });
+
   test('a long manifest is read in turns to the same state as at one go', async () => {
     const path = join(dir, 'long.jsonl');
     const w = await ManifestWriter.open(path);
