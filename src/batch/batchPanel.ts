@@ -9,6 +9,7 @@ import { HostMessage, WebviewMessage, type BatchRowView, type BatchSummary } fro
 import { rowView } from './batchRowView';
 import type { BatchSession } from './batchSession';
 import { summaryOf } from './batchSummary';
+import { thumbnailFile } from './batchThumbnail';
 
 export const BATCH_PANEL_VIEW_TYPE = 'serverlessGpu.batchPanel';
 /** How long row changes gather before they are sent. */
@@ -37,7 +38,8 @@ export class BatchPanel implements vscode.Disposable {
   readonly onDidClose = this.closed.event;
 
   constructor(extensionUri: vscode.Uri, readonly session: BatchSession, actions: BatchPanelActions, logger: Logger) {
-    this.panel = vscode.window.createWebviewPanel(BATCH_PANEL_VIEW_TYPE, `Batch: ${session.o.title}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, webviewOptions(extensionUri));
+    // The batch's folder is the one extra root: the rows' thumbnails are its saved images, and nothing else.
+    this.panel = vscode.window.createWebviewPanel(BATCH_PANEL_VIEW_TYPE, `Batch: ${session.o.title}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, webviewOptions(extensionUri, vscode.Uri.file(session.o.dir)));
     this.channel = new WebviewChannel(this.panel.webview, WebviewMessage, (m) => this.onMessage(m, actions), logger, HostMessage);
     this.panel.webview.html = renderWebviewHtml({
       webview: this.panel.webview,
@@ -132,7 +134,8 @@ export class BatchPanel implements vscode.Disposable {
   }
 
   private view(index: number, row: Parameters<typeof rowView>[0]): BatchRowView {
-    const v = rowView(row, this.session.firstLine(index));
+    const image = thumbnailFile(row.outputs, this.session.o.dir);
+    const v = rowView(row, this.session.firstLine(index), image && this.panel.webview.asWebviewUri(vscode.Uri.file(image)).toString());
     this.sent.set(index, v);
     return v;
   }
