@@ -55,7 +55,8 @@ suite('batch rows', () => {
     // naturalWidth stays 0 unless the page fetched and decoded the bytes: the CSP and the resource root allowed it.
     const width = await eventually(async () => ((await property(img, 'naturalWidth', { inWebview: true })) as number) || undefined, 'the thumbnail to load');
     assert.equal(width, 64, 'the 64 px image the job made');
-    assert.equal(await property(img, 'currentSrc', { inWebview: true }), views.find((v) => v.index === 0)!.thumbnail);
+    // The browser reads the URI's host decoded (%2B as +): compared as such.
+    assert.equal(decodeURIComponent(String(await property(img, 'currentSrc', { inWebview: true }))), decodeURIComponent(views.find((v) => v.index === 0)!.thumbnail!));
     assert.equal(await property(img, 'loading', { inWebview: true }), 'lazy');
     assert.equal(await count('#rows .row img.thumb', { inWebview: true }), 4, 'one thumbnail a row');
   });
@@ -126,6 +127,7 @@ suite('batch rows', () => {
   test('a failure streak pauses and asks: Resume sends more jobs, Cancel Batch cancels the rest', async function () {
     this.timeout(120_000);
     if (!driverAvailable()) this.skip();
+    const before = rig.runsOn('formula');
     const session = await rig.start({ kind: 'folder', path: imageInputs('rows-streak', 8) }, 'formula', { concurrency: 1, guards: { failureStreak: 2 } });
     await eventually(() => session.runner.paused?.reason === 'failures' || undefined, 'the streak to pause the batch');
     const sentAtPause = rig.runsOn('formula');
@@ -134,11 +136,11 @@ suite('batch rows', () => {
     // The streak is not reset by a plain Resume: the next failure pauses again.
     await eventually(() => session.runner.paused?.reason === 'failures' || undefined, 'the next failure to pause again');
     const sent = rig.runsOn('formula');
-    assert.ok(sent < 8, `not every job was sent (${sent})`);
+    assert.ok(sent - before < 8, `not every job was sent (${sent - before})`);
     await click(toastButton(CANCEL_BATCH));
     await rig.toEnd(session);
     assert.equal(rig.runsOn('formula'), sent, 'nothing sent after Cancel Batch');
-    assert.equal(session.rows().filter((r) => r.phase === 'skipped').length, 8 - sent, 'the unsent jobs skipped');
+    assert.equal(session.rows().filter((r) => r.phase === 'skipped').length, 8 - (sent - before), 'the unsent jobs skipped');
     const health = await rig.client.health('formula');
     assert.equal(health.jobs.inProgress + health.jobs.inQueue, 0);
   });
