@@ -11,7 +11,7 @@ import { digestOf, MANIFEST_FILE, MANIFEST_VERSION, readManifest } from '../../s
 import type { BatchSession } from '../../src/batch/batchSession';
 import { findUnfinished } from '../../src/batch/batchResume';
 import { batchJobKey } from '../../src/batch/batchJobRecord';
-import { click, count, driverAvailable, press, screenshot, textContent, waitForSelector } from './support/driver';
+import { click, count, driverAvailable, press, property, screenshot, textContent, waitForSelector } from './support/driver';
 import { eventually, workspaceFolder } from './support/extension';
 import { imageInputs, useBatchRig, writeWorkspaceFile as write } from './support/batchRig';
 
@@ -44,6 +44,8 @@ suite('batch', () => {
       // Mid-run: some rows ended, some running, some not sent (the picture of the docs).
       await eventually(() => session.rows().filter((r) => r.phase === 'ended').length >= 4 || undefined, 'four jobs to end');
       await waitForSelector('#rows .row.completed', { inWebview: true });
+      // The thumbnails load lazily: the picture waits for the first one's bytes.
+      await eventually(async () => ((await property('#rows .row.completed img.thumb', 'naturalWidth', { inWebview: true })) as number) > 0 || undefined, 'a thumbnail to load');
       await screenshot('batch-panel', { docs: true });
     }
     await toEnd(session);
