@@ -54,7 +54,7 @@ suite('batch', () => {
     for (const r of session.rows()) assert.ok(r.outputs?.length && r.outputs.every((f) => f.startsWith(session.o.dir) && fs.existsSync(f)), `row ${r.index}'s outputs under the batch folder`);
 
     const panel = rig.api.batches.manager.panelOf(session)!;
-    const shown = await eventually(() => (panel.sent.size === 12 && [...panel.sent.values()].every((v) => v.status === 'Completed') ? [...panel.sent.values()] : undefined), 'the panel to have every row completed');
+    const shown = await rig.rowsShown(session, 12, (v) => v.status === 'Completed', 'the panel to have every row completed');
     for (const v of shown) {
       assert.match(v.executionText, /^\d+(\.\d)? (ms|s)$/, `row ${v.index} execution time`);
       assert.match(v.costText, /^\$0\.\d+ est\.$/, `row ${v.index} cost, labelled an estimate`);
@@ -108,9 +108,8 @@ suite('batch', () => {
     await toEnd(session);
     assert.deepEqual(session.rows().map((r) => [r.ref.line, r.status]), [[1, 'COMPLETED'], [4, 'COMPLETED'], [5, 'COMPLETED']]);
     assert.equal(runsOn('chat'), 3);
-    const panel = rig.api.batches.manager.panelOf(session)!;
-    await eventually(() => panel.sent.size === 3 && [...panel.sent.values()].every((v) => v.status === 'Completed' && v.note.length > 0) || undefined, 'each row with the first line of its answer');
-    assert.deepEqual([...panel.sent.values()].map((v) => v.summary).sort(), ['prompts.jsonl:1', 'prompts.jsonl:4', 'prompts.jsonl:5']);
+    const shown = await rig.rowsShown(session, 3, (v) => v.status === 'Completed' && v.note.length > 0, 'each row with the first line of its answer');
+    assert.deepEqual(shown.map((v) => v.summary), ['prompts.jsonl:1', 'prompts.jsonl:4', 'prompts.jsonl:5']);
   });
 
   test('a sweep file expands to the product of its lists, each job named by its values', async function () {
@@ -121,9 +120,8 @@ suite('batch', () => {
     const session = await start({ kind: 'files', paths: [file] }, 'fast');
     await toEnd(session);
     assert.deepEqual(session.rows().map((r) => r.status), Array(4).fill('COMPLETED'));
-    const panel = rig.api.batches.manager.panelOf(session)!;
-    await eventually(() => panel.sent.size === 4 || undefined, 'four rows');
-    assert.deepEqual([...panel.sent.values()].sort((a, b) => a.index - b.index).map((v) => v.summary), [
+    const shown = await rig.rowsShown(session, 4, () => true, 'four rows');
+    assert.deepEqual(shown.map((v) => v.summary), [
       'sweep.input.json seed=1 width=64', 'sweep.input.json seed=1 width=96', 'sweep.input.json seed=2 width=64', 'sweep.input.json seed=2 width=96',
     ]);
   });
@@ -235,8 +233,7 @@ suite('batch', () => {
     const session = await rig.api.batches.manager.resume(manifestPath, { confirmed: true });
     assert.ok(session);
     await toEnd(session);
-    const panel = rig.api.batches.manager.panelOf(session)!;
-    await eventually(() => panel.sent.size === N || undefined, 'every row sent to the page');
+    await rig.rowsShown(session, N, () => true, 'every row sent to the page');
     if (!driverAvailable()) return;
     await eventually(async () => (await textContent('#shown', { inWebview: true })) === `${N} of ${N} rows` || undefined, 'the page to hold every row');
     const shownMs = performance.now() - t0;

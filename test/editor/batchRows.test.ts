@@ -42,7 +42,7 @@ suite('batch rows', () => {
     const panel = panelOf(session);
     const webview = panel.panel.webview;
     assert.ok(webview.options.localResourceRoots?.some((u) => u.fsPath === session.o.dir), 'the batch folder is a resource root');
-    const views = await eventually(() => (panel.sent.size === 4 && [...panel.sent.values()].every((v) => v.thumbnail) ? [...panel.sent.values()] : undefined), 'every row with a thumbnail');
+    const views = await rig.rowsShown(session, 4, (v) => v.thumbnail, 'every row with a thumbnail');
     for (const v of views) {
       const row = session.rows().find((r) => r.index === v.index)!;
       const image = thumbnailFile(row.outputs, session.o.dir)!;
@@ -67,8 +67,9 @@ suite('batch rows', () => {
     const session = await rig.start({ kind: 'folder', path: imageInputs('rows-live', 2) }, 'long', { concurrency: 2 });
     const panel = panelOf(session);
     await eventually(() => (session.rows().every((r) => r.status === 'IN_PROGRESS') || undefined), 'both jobs in progress', 60_000);
-    const view = await eventually(() => (panel.sent.get(0)?.status === 'In progress' ? panel.sent.get(0) : undefined), 'the panel to have row 1 in progress');
-    assert.equal(view.liveSince, session.rows()[0]!.submittedAt, 'the send time, sent once');
+    const [view] = await rig.rowsShown(session, 2, (v) => v.status === 'In progress', 'the page to have both rows in progress');
+    assert.equal(view!.liveSince, session.rows()[0]!.submittedAt, 'the send time, sent once');
+    const posted = panel.rowsPosted;
     const cell = rowCell(0, 'execution');
     const first = await eventually(async () => {
       const t = await textContent(cell, { inWebview: true });
@@ -80,7 +81,7 @@ suite('batch rows', () => {
     assert.notEqual(later, first, 'it ticked');
     const seconds = (t: string): number => (t.endsWith(' ms so far') ? 0 : Number.parseInt(t, 10));
     assert.ok(seconds(later) - seconds(first) >= 2 && seconds(later) - seconds(first) <= 3, `${first} then ${later}`);
-    assert.equal(panel.sent.get(0), view, 'no new view of the row was sent while it ticked');
+    assert.equal(panel.rowsPosted, posted, 'no row was sent to the page while it ticked');
     rig.api.batches.manager.ui.cancel(session);
     await rig.toEnd(session);
     await eventually(async () => !/so far/.test(await textContent(cell, { inWebview: true })) || undefined, 'the ticking to stop once the job was cancelled');
@@ -91,8 +92,7 @@ suite('batch rows', () => {
     const file = writeWorkspaceFile('rows-text.jsonl', ['{"prompt": "one", "sampling_params": {"max_tokens": 4}}', '{"prompt": "two", "sampling_params": {"max_tokens": 4}}'].join('\n'));
     const session = await rig.start({ kind: 'jsonl', path: file }, 'talk');
     await rig.toEnd(session);
-    const panel = panelOf(session);
-    const views = await eventually(() => (panel.sent.size === 2 && [...panel.sent.values()].every((v) => v.status === 'Completed' && v.note) ? [...panel.sent.values()] : undefined), 'both rows with their first line');
+    const views = await rig.rowsShown(session, 2, (v) => v.status === 'Completed' && v.note, 'both rows with their first line');
     for (const v of views) {
       assert.equal(v.thumbnail, undefined);
       const saved = session.rows()[v.index]!.outputs!.find((f) => f.endsWith('output.txt'))!;

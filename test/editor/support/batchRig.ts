@@ -10,6 +10,7 @@ import type { BatchSource } from '../../../src/core/batch';
 import type { ServiceClient } from '../../../src/core/service';
 import type { JobRunnerApi } from '../../../src/jobs/registerJobs';
 import type { BatchSession } from '../../../src/batch/batchSession';
+import type { BatchRowView } from '../../../src/batch/batchProtocol';
 import type { StartOptions } from '../../../src/batch/batchManager';
 import { activateExtension, eventually, workspaceFolder } from './extension';
 import { startEmulator, type RunningEmulator } from './emulator';
@@ -23,6 +24,8 @@ export interface BatchRig {
   toEnd(session: BatchSession, timeoutMs?: number): Promise<true>;
   /** How many POST /run reached the emulator for that endpoint. */
   runsOn(endpointId: string): number;
+  /** Waits until the batch's panel has `n` rows on the page as they now are, each passing `ok`; returns them by index. */
+  rowsShown(session: BatchSession, n: number, ok: (v: BatchRowView) => unknown, what: string): Promise<BatchRowView[]>;
 }
 
 /**
@@ -76,6 +79,11 @@ export function useBatchRig(key: string, endpoints: object[]): BatchRig {
     },
     toEnd: (session, timeoutMs = 90_000) => eventually(() => (session.finished && !session.running) || undefined, `the batch ${session.o.title} to end`, timeoutMs),
     runsOn: (endpointId) => need(proxy).requests.filter((r) => r.method === 'POST' && r.url === `/v2/${endpointId}/run`).length,
+    rowsShown: (session, n, ok, what) =>
+      eventually(() => {
+        const views = need(api).batches.manager.panelOf(session)?.shownRows() ?? [];
+        return views.length === n && views.every(ok) ? views.sort((a, b) => a.index - b.index) : undefined;
+      }, what),
   };
 }
 
