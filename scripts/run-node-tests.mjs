@@ -11,8 +11,9 @@ function findTests(dir) {
     return p.endsWith('.test.ts') ? [p] : [];
   });
 }
+// Folders are searched; a file named on its own is run as it is (one suite while working on it).
 const dirs = process.argv.slice(2);
-const files = dirs.flatMap(findTests).sort();
+const files = dirs.flatMap((p) => (statSync(p).isDirectory() ? findTests(p) : [p])).sort();
 if (files.length === 0) {
   console.error(`no *.test.ts files under ${dirs.join(', ')}`);
   process.exit(1);

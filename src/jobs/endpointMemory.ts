@@ -50,6 +50,14 @@ export class EndpointMemory {
     return Array.isArray(v) ? v.filter((x): x is string => isValidId(x, 'endpoint')) : [];
   }
 
+  /**
+   * Forgets which endpoints were used here (Clear Job History does it with the history: both say what was run
+   * in this workspace). The endpoint chosen per file stays: it is a setting of the file, not a trace of a run.
+   */
+  async forgetUsedEndpoints(): Promise<void> {
+    await this.memento.update(USED_ENDPOINTS, []);
+  }
+
   private async rememberUsed(endpointId: string): Promise<void> {
     const list = [endpointId, ...this.usedEndpoints().filter((e) => e !== endpointId)].slice(0, 30);
     await this.memento.update(USED_ENDPOINTS, list);

@@ -282,8 +282,10 @@ export function registerJobCommands(actions: JobActions, d: JobCommandDeps): vsc
     reg(JobCommands.showRunningJobs, () => actions.showRunningJobs()),
     reg(JobCommands.refreshJobHistory, () => d.history.applyLimit()),
     reg(JobCommands.clearJobHistory, async () => {
-      const ok = await vscode.window.showWarningMessage('Clear the job history of this workspace? Saved outputs stay on disk.', { modal: true }, 'Clear');
-      if (ok === 'Clear') await d.history.clearFinished((key) => d.runner.isRunning(key));
+      const ok = await vscode.window.showWarningMessage('Clear the job history of this workspace and its list of endpoints used here? Saved outputs stay on disk.', { modal: true }, 'Clear');
+      if (ok !== 'Clear') return;
+      await d.history.clearFinished((key) => d.runner.isRunning(key));
+      await d.memory.forgetUsedEndpoints();
     }),
     reg(JobCommands.removeJobFromHistory, async (arg?: unknown) => {
       const key = keyOf(arg);

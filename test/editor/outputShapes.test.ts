@@ -5,32 +5,25 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { createServiceClient } from '../../src/core/http/client';
 import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { count, driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
-import { activateExtension, eventually, workspaceFolder } from './support/extension';
-import { startEmulator } from './support/emulator';
+import { startEmulatorJobs, stopEmulatorJobs, type EmulatorJobs } from './support/emulator';
+import { eventually, workspaceFolder } from './support/extension';
 import { jobWaits } from './support/jobWaits';
 
 suite('output shapes', () => {
+  let jobs: EmulatorJobs | undefined;
   let api: JobRunnerApi;
-  let emulator: { url: string; close(): Promise<void> };
   const { finished, showPanel } = jobWaits(() => api);
   let files = 0;
 
   suiteSetup(async () => {
-    const ext = await activateExtension();
-    api = (ext.exports as { jobs: JobRunnerApi }).jobs;
-    emulator = await startEmulator(ext.extensionPath);
-    const client = createServiceClient({ billingBaseUrl: emulator.url, jobsBaseUrl: emulator.url, apiKey: 'demo-key-full' });
-    api.useClientSource({ getClient: async () => client, secrets: () => ['demo-key-full'] });
+    jobs = await startEmulatorJobs();
+    api = jobs.api;
   });
-  suiteTeardown(async () => {
-    api?.useClientSource(undefined);
-    await emulator?.close();
-  });
+  suiteTeardown(() => stopEmulatorJobs(jobs));
   teardown(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

@@ -102,7 +102,7 @@ suite('public models and the file\'s endpoint', () => {
     // The suites before this one used some thirty endpoints here: their "used here" rows push the Public models
     // group out of the quick pick's rendered rows (it draws only what is in view). This test is about a fresh
     // workspace's picker, so it starts with none used.
-    await (api.memory as unknown as { memento: vscode.Memento }).memento.update('serverlessGpu.usedEndpoints.v1', []);
+    await api.memory.forgetUsedEndpoints();
     await api.memory.rememberEndpoint(uri, 'echo');
     await vscode.window.showTextDocument(uri);
     const picked = vscode.commands.executeCommand(JobCommands.changeEndpointForFile, uri);

@@ -1,7 +1,13 @@
 // The built emulator (dist/emulator.js, demo data) as a child process of the extension host, on a free port,
-// for editor suites that need a service to talk to (the job runner's suite and the memory bench).
+// for editor suites that need a service to talk to (the job suites and the memory benches).
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
+import { createServiceClient } from '../../../src/core/http/client';
+import type { JobRunnerApi } from '../../../src/jobs/registerJobs';
+import { activateExtension } from './extension';
+
+/** The emulator's demo key with every permission (src/emulator/demo). */
+const DEMO_KEY = 'demo-key-full';
 
 export interface RunningEmulator {
   url: string;
@@ -43,4 +49,31 @@ export async function startEmulator(extensionPath: string, options: { configFile
       child.kill('SIGTERM');
     }),
   };
+}
+
+/** What a suite that runs jobs on the demo emulator keeps: the job runner's API and the emulator it talks to. */
+export interface EmulatorJobs {
+  api: JobRunnerApi;
+  emulator: RunningEmulator;
+}
+
+/**
+ * The usual setup of the job suites: the extension activated, an emulator of the suite's own (demo data), and
+ * the job runner pointed at it with the demo key, so the suite does not depend on the user's connection.
+ */
+export async function startEmulatorJobs(): Promise<EmulatorJobs> {
+  const ext = await activateExtension();
+  const exported = ext.exports as { jobs?: JobRunnerApi } | undefined;
+  if (!exported?.jobs) throw new Error('the extension exposes no job runner to tests (it must run in ExtensionMode.Test)');
+  const api = exported.jobs;
+  const emulator = await startEmulator(ext.extensionPath);
+  const client = createServiceClient({ billingBaseUrl: emulator.url, jobsBaseUrl: emulator.url, apiKey: DEMO_KEY });
+  api.useClientSource({ getClient: async () => client, secrets: () => [DEMO_KEY] });
+  return { api, emulator };
+}
+
+/** The job runner back on the user's connection, the emulator stopped. Safe after a setup that failed half-way. */
+export async function stopEmulatorJobs(jobs: EmulatorJobs | undefined): Promise<void> {
+  jobs?.api.useClientSource(undefined);
+  await jobs?.emulator.close();
 }

@@ -27,6 +27,8 @@ export function batchConfig(extra: Record<string, unknown> = {}): EmulatorConfig
       endpoints: [
         { id: 'img', kind: 'image', queueMs: 20, executionMs: 300, workersMin: 2, workersMax: 4, prices: PRICES },
         { id: 'bad', kind: 'image', queueMs: 20, executionMs: 100, workersMin: 1, fail: 'CUDA out of memory' },
+        // A worker that echoes the caller's key into its error (a handler that prints its environment).
+        { id: 'leaky', kind: 'image', queueMs: 20, executionMs: 50, workersMin: 1, fail: `the model hub refused the token ${KEY}` },
         { id: 'chat', kind: 'llm', queueMs: 20, workersMin: 2, workersMax: 2 },
         { id: 'pub', kind: 'public-image', queueMs: 20, executionMs: 200, workersMin: 2 },
         { id: 'cold', kind: 'image', queueMs: 20, executionMs: 300, workersMin: 0, workersMax: 2, coldStartMs: 1000, idleTimeoutMs: 60_000, prices: PRICES },

@@ -3,7 +3,8 @@
 // billing), Cancel that leaves nothing running, Retry Failed that reruns only the failed, and both guards.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { inputs, PRICES, startRig } from './batchHarness';
+import { readFileSync } from 'node:fs';
+import { inputs, KEY, PRICES, startRig } from './batchHarness';
 import { readManifest } from '../../../src/core/batch/manifestFile';
 import { priceFromBilling } from '../../../src/core/batch/jobCost';
 import { billedAmount } from '../../../src/core/batch/billedAmount';
@@ -119,6 +120,24 @@ describe('BatchRunner on the emulator', async () => {
     assert.deepEqual(after.map((r) => r.jobId), before.map((r) => r.jobId), 'the same jobs, not new ones');
     assert.equal(rig.log.filter((l) => /^POST \/v2\/chat\/retry\/\S+ 200$/.test(l)).length, 2);
     assert.equal(rig.accepted('chat'), 5);
+  });
+
+  test('a worker error that echoes the API key is scrubbed before the manifest, the row or the streak\'s reason hold it', async () => {
+    // The client scrubs its key from every answer's body before it is parsed (src/core/http/request.ts), so no
+    // job object, and nothing a batch derives from one, ever holds it.
+    const { runner, manifestPath } = await rig.runner('leaky', inputs(2), { concurrency: 1, guards: { failureStreak: 2 } });
+    const done = runner.start();
+    while (!runner.paused) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(runner.paused.reason, 'failures');
+    assert.doesNotMatch(runner.paused.message, new RegExp(KEY));
+    await runner.cancel();
+    await done;
+    for (const row of runner.rowList()) {
+      assert.equal(row.status, 'FAILED');
+      assert.match(row.error ?? '', /^the model hub refused the token \S+$/, 'the rest of the error is kept');
+      assert.doesNotMatch(row.error ?? '', new RegExp(KEY));
+    }
+    assert.doesNotMatch(readFileSync(manifestPath, 'utf8'), new RegExp(KEY), 'the key is in no line of the manifest');
   });
 
   test('N failures in a row pause the batch with their reason; nothing more is sent until it resumes', async () => {
