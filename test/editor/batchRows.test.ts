@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { thumbnailFile } from '../../src/batch/batchThumbnail';
-import { CANCEL_BATCH, RAISE_AND_RESUME, RESUME } from '../../src/batch/batchUi';
+import { CANCEL_BATCH, EXPORT_TITLE, RAISE_AND_RESUME, RESUME } from '../../src/batch/batchUi';
 import type { BatchSession } from '../../src/batch/batchSession';
 import { answerQuickInput, click, count, driverAvailable, property, textContent, waitForSelector } from './support/driver';
 import { eventually } from './support/extension';
@@ -110,8 +110,12 @@ suite('batch rows', () => {
     await rig.toEnd(session);
     const target = path.join(session.o.dir, 'exported.csv');
     await click('#export', { inWebview: true });
-    // code-server's save dialog is the simple one: a quick input holding the path.
-    await answerQuickInput(target);
+    // code-server's save dialog is the simple one: a quick input holding the path. It walks to the default file a
+    // folder at a time after it opens, so a path typed before it got there is replaced by its own: waited for first.
+    const box = '.quick-input-widget:not([style*="display: none"]) .quick-input-box input';
+    const shown = path.join(path.basename(session.o.dir), 'batch.csv');
+    await eventually(async () => String(await property(box, 'value').catch(() => '')).endsWith(shown) || undefined, `the save dialog to offer ${shown}`);
+    await answerQuickInput(target, { title: EXPORT_TITLE });
     const csv = await eventually(() => (fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : undefined), 'the CSV to be written');
     const lines = csv.split('\r\n');
     assert.equal(lines.pop(), '', 'every line ends with CRLF');
