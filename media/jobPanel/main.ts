@@ -3,7 +3,7 @@
 // attributes only with setAttribute after a check, and media only from saved local files: blob: URLs of the
 // bytes the host sent, or (a file too big to send) the webview's own resource origin — the CSP enforces it too.
 import { HostMessage, PanelJob, PanelState, type WebviewMessage } from '../../src/jobPanel/protocol';
-import { formatUsdExact } from '../../src/core/billing/usd';
+import { costText, costTooltip, shownCost } from '../../src/core/cost/costText';
 import { vscode } from '../../src/webview/vscodeApi';
 import { retryWaitText } from '../../src/errors/retryWaitText';
 import { describeJob, lifeLine, msToNextTick } from '../../src/core/jobs/jobLife';
@@ -127,16 +127,22 @@ function render(job: PanelJob, fromHost: boolean): void {
     status.append(why);
   }
   const timings = el('dl', 'meta');
-  const t = (name: string, value: string | undefined): void => {
-    if (value === undefined) return;
-    timings.append(el('dt', undefined, name), el('dd', undefined, value));
+  const t = (name: string, value: string | undefined, title?: string): HTMLElement | undefined => {
+    if (value === undefined) return undefined;
+    const dd = el('dd', undefined, value);
+    if (title) dd.setAttribute('title', title);
+    timings.append(el('dt', undefined, name), dd);
+    return dd;
   };
   t('Status', job.status);
   if (job.attempt !== undefined && job.attempt > 1) t('Attempt', String(job.attempt));
   t('Delay (queue)', job.delayTime !== undefined ? formatDuration(job.delayTime) : undefined);
   t('Execution', job.executionTime !== undefined ? formatDuration(job.executionTime) : undefined);
   t('Worker', job.workerId);
-  t('Cost', job.cost !== undefined ? formatUsdExact(job.cost) : undefined);
+  // The batch row's words: "$0.00304 est." with how it was made in the tooltip; blank (no row) when unknown.
+  const cost = shownCost(job.jobCost, job.cost);
+  const costDd = t('Cost', costText(cost) || undefined, costTooltip(cost));
+  if (costDd) costDd.id = 'job-cost';
   status.append(timings);
   if (job.error) {
     const err = el('div', 'error');

@@ -14,7 +14,7 @@ import type { HistoryStore } from '../history/historyStore';
 import type { EndpointMemory } from '../jobs/endpointMemory';
 import { pickEndpoint, type EndpointSource } from '../jobs/endpointPicker';
 import type { WorkspaceOutputsWriter } from '../jobs/jobOutputs';
-import type { ClientSource } from '../jobs/jobRunner';
+import type { ClientSource } from '../jobs/runnerTypes';
 import { BatchPanel } from './batchPanel';
 import { planBatch, rangeText, type BatchPlanFacts } from './batchPlanning';
 import { BatchProblems } from './batchProblems';

@@ -2,7 +2,8 @@
 // keep in flight, the price per second a job's estimate uses, and the batch's estimated cost range. Reads the
 // endpoint (GET /v2/serverless/{id}) and its health when it can; a public endpoint has neither, and its range
 // comes from the costs its earlier jobs reported. No `vscode` import.
-import { defaultConcurrency, estimateBatchCost, priceFromTable, type CostRange, type PricePerSecond } from '../core/batch';
+import { defaultConcurrency, estimateBatchCost, type CostRange } from '../core/batch';
+import { endpointPrice, sharedEndpointPrices, type PricePerSecond } from '../core/cost';
 import { durationKey, type JobDurationModel } from '../core/jobs';
 import type { ServiceClient } from '../core/service';
 
@@ -28,7 +29,9 @@ export async function planBatch(p: PlanningInput): Promise<BatchPlanFacts> {
   const endpoint = await p.client.getEndpoint(p.endpointId).catch(() => undefined);
   const health = await p.client.health(p.endpointId).catch(() => undefined);
   const concurrency = p.concurrencySetting > 0 ? p.concurrencySetting : defaultConcurrency(endpoint?.workers.max, health);
-  const price = endpoint ? priceFromTable(endpoint, p.gpuPrices) : undefined;
+  // Kept for the single jobs' estimates too; the price is resolved as theirs is.
+  if (endpoint) sharedEndpointPrices.remember(p.client.settings.billingBaseUrl, [endpoint]);
+  const price = endpointPrice(endpoint, p.gpuPrices);
   const workersMax = endpoint?.workers.max;
   const durations = p.durations.estimate(durationKey(p.client.settings.jobsBaseUrl, p.endpointId));
   const range = estimateBatchCost({

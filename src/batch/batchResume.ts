@@ -5,7 +5,7 @@
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { countPhases, MANIFEST_FILE, ManifestWriter, readManifest, type ManifestState } from '../core/batch';
+import { countPhases, endsFinished, MANIFEST_FILE, ManifestWriter, readManifest, type ManifestState } from '../core/batch';
 import type { Logger } from '../core/log';
 import type { BatchManager } from './batchManager';
 
@@ -25,6 +25,7 @@ export async function findUnfinished(roots: readonly string[]): Promise<Unfinish
     const names = await readdir(batches).catch(() => [] as string[]);
     for (const name of names) {
       const manifestPath = path.join(batches, name, MANIFEST_FILE);
+      if (await endsFinished(manifestPath).catch(() => false)) continue;
       const state = await readManifest(manifestPath).catch(() => undefined);
       if (state && isUnfinished(state)) found.push({ manifestPath, state });
     }

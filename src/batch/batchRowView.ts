@@ -4,6 +4,7 @@
 // format, the cost with how it was made. The batch's own phases (not sent, skipped, unknown, lost) have no job
 // life yet and are said plainly. Plain data, no `vscode` import.
 import type { JobRow } from '../core/batch';
+import { costText, costTooltip } from '../core/cost';
 import { describeJob, LocalStatus } from '../core/jobs/jobLife';
 import { formatDuration } from '../core/jobs/durationText';
 import type { BatchRowView, RowGroup } from './batchProtocol';
@@ -64,12 +65,6 @@ export function inputSummary(ref: JobRow['ref']): string {
   return `${at} ${values.join(' ')}`;
 }
 
-export function costText(cost: JobRow['cost']): string {
-  if (!cost || cost.usd === undefined) return '';
-  const usd = `$${cost.usd < 0.01 ? cost.usd.toFixed(5) : cost.usd.toFixed(4)}`;
-  return cost.kind === 'estimate' ? `${usd} est.` : usd;
-}
-
 /** `thumbnail`: the webview URI of the row's first saved image (the host makes it: see batchThumbnail.ts). */
 export function rowView(row: JobRow, firstLine?: string, thumbnail?: string): BatchRowView {
   const { text, group } = rowStatus(row);
@@ -87,7 +82,7 @@ export function rowView(row: JobRow, firstLine?: string, thumbnail?: string): Ba
     executionText: ms(row.executionTime),
     ...(cost?.usd !== undefined ? { costUsd: cost.usd } : {}),
     costText: costText(cost),
-    costHow: cost ? (cost.kind === 'reported' ? `Reported by the endpoint: ${cost.how}` : cost.how) : '',
+    costHow: costTooltip(cost),
     note: (row.error ?? firstLine ?? '').split('\n')[0]!.slice(0, 200),
     ...(row.jobId ? { jobId: row.jobId } : {}),
     ...(thumbnail !== undefined ? { thumbnail } : {}),

@@ -4,7 +4,8 @@
 // panel and the progress notification listen; nothing here draws.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BatchRunner, billedAmount, countPhases, type BilledAmount, rowsToCsv, type BatchEvent, type BatchItem, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter, type PricePerSecond } from '../core/batch';
+import { BatchRunner, countPhases, rowsToCsv, type BatchEvent, type BatchItem, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
+import { billedAmount, type BilledAmount, type PricePerSecond } from '../core/cost';
 import { parseOutputs } from '../core/outputs/outputs';
 import { saveJobOutputs } from '../core/outputs/saveOutputs';
 import type { JobDurationModel } from '../core/jobs';
@@ -117,6 +118,16 @@ export class BatchSession implements vscode.Disposable {
 
   cancel(): Promise<void> {
     return this.track(this.runner.cancel());
+  }
+
+  /** The rows whose /run answer was lost: their job may or may not exist on the service. */
+  unknownRows(): JobRow[] {
+    return this.rows().filter((r) => r.phase === 'unknown');
+  }
+
+  /** Sends the unknown rows' inputs again: only ever the user's explicit choice (each may now run twice). */
+  resendUnknown(): Promise<void> {
+    return this.track(this.runner.resendUnknown(this.unknownRows().map((r) => r.index)));
   }
 
   pause(): void {

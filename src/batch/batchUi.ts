@@ -22,6 +22,8 @@ export const RAISE_AND_RESUME = 'Double the Limit and Resume';
 export const RESUME = 'Resume';
 export const CANCEL_BATCH = 'Cancel Batch';
 export const EXPORT_TITLE = 'Export the Batch Table as CSV';
+export const SEND_AGAIN = 'Send Them Again';
+export const LEAVE_THEM = 'Leave Them';
 /** How often the progress notification's words are renewed. */
 const PROGRESS_MS = 500;
 
@@ -88,7 +90,25 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
       }
       const t = tally(session);
       if (session.finished) void vscode.window.showInformationMessage(`Batch ${session.o.title} on ${session.endpointId}: ${countsText(t)}. ${spentText(t)}.`);
+      if (session.finished) void this.askAboutUnknown(session);
     });
+  }
+
+  /**
+   * Jobs whose /run answer was lost (a dropped connection, a window killed while it was on its way) may or may
+   * not exist on the service, and nothing can look them up: the batch never sends them again by itself (a
+   * duplicate costs money). Asked once the rest is done, so the user decides with the whole picture.
+   */
+  private async askAboutUnknown(session: BatchSession): Promise<void> {
+    const unknown = session.unknownRows();
+    if (unknown.length === 0) return;
+    const jobs = unknown.length === 1 ? '1 job' : `${unknown.length} jobs`;
+    const choice = await vscode.window.showWarningMessage(
+      `Batch ${session.o.title}: ${jobs} may or may not have been created on ${session.endpointId} (the answer to /run was lost), so ${unknown.length === 1 ? 'it was' : 'they were'} not sent again. Sending again may run and bill ${unknown.length === 1 ? 'it' : 'them'} twice.`,
+      SEND_AGAIN,
+      LEAVE_THEM,
+    );
+    if (choice === SEND_AGAIN) this.follow(session, session.resendUnknown());
   }
 
   openRow(session: BatchSession, index: number): void {

@@ -16,6 +16,7 @@ import type { AddedEndpoints } from './addedEndpoints';
 import { buildBillingTree, type BillingTreeModel, type ListedEndpoint } from './billingTreeModel';
 import { EndpointHealth } from './endpointHealth';
 import { formatUsd } from '../core/billing/usd';
+import { sharedEndpointPrices } from '../core/cost';
 import { describeWindow, parseStoredWindow, windowLabel, windowQuery, type BillingWindow } from './billingWindow';
 import { BucketItem, EndpointItem, MessageItem, PublicModelsItem, type MessageNode, type PublicModelsNode, type TreeNode } from './endpointItems';
 import type { EndpointNode } from './billingTreeModel';
@@ -219,6 +220,8 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
     try {
       const { endpoints } = await client.listEndpoints(options);
       sharedRouteSupport.set(service, 'endpointList', 'yes');
+      // Their GPUs price a single job's cost estimate at its end without a request of its own.
+      sharedEndpointPrices.remember(service, endpoints);
       return endpoints.map((e) => ({ id: e.id, name: e.name }));
     } catch (e) {
       if (options.signal?.aborted) return undefined;

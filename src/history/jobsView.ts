@@ -1,7 +1,9 @@
 // The "Jobs" view in the sidebar: this workspace's job history, newest first, each with its status, endpoint
-// and duration as the job life describes them (the panel's words exactly), and the saved PNG as its icon
-// where there is one. A job still moving ticks its "so far" once a second. Clicking opens the job's panel.
+// and duration as the job life describes them (the panel's words exactly), its cost as a batch row says it, and
+// the saved PNG as its icon where there is one. A job still moving ticks its "so far" once a second. Clicking
+// opens the job's panel.
 import * as vscode from 'vscode';
+import { costText, costTooltip, shownCost } from '../core/cost';
 import { describeJob, jobActions, msToNextTick } from '../core/jobs/jobLife';
 import { JobCommands } from '../jobs/commandIds';
 import type { JobRecord } from '../jobs/jobRecord';
@@ -27,7 +29,10 @@ export class JobItem extends vscode.TreeItem {
     // A poll waiting before its retry says so first (issue 12), counting down with the view's refresh.
     const waiting = running && retryWait ? `${retryWaitText(retryWait)} · ` : '';
     const duration = life.durationText ? ` · ${life.durationText}` : '';
-    this.description = `${waiting}${life.statusText}${duration} · ${formatWhen(record.submittedAt)}`;
+    // The cost line in the batch row's words ("$0.00304 est."), blank when unknown; how it was made in the tooltip.
+    const cost = shownCost(record.jobCost, record.cost);
+    const costWords = costText(cost) ? ` · ${costText(cost)}` : '';
+    this.description = `${waiting}${life.statusText}${duration}${costWords} · ${formatWhen(record.submittedAt)}`;
     // A job whose outputs are being saved offers no "Stop waiting": the service already ended it.
     // Finished: `.retryable` for a FAILED / TIMED_OUT job the service knows (Retry), `.stopped` for one only no
     // longer followed (Cancel Job can still end it there); the manifest's menus key on these.
@@ -40,6 +45,7 @@ export class JobItem extends vscode.TreeItem {
     tip.appendText(`${record.endpointId} · ${record.status}\n`);
     if (record.jobId) tip.appendText(`job ${record.jobId}\n`);
     tip.appendText(`${record.mode} · started ${new Date(record.submittedAt).toLocaleString()}\n`);
+    if (costWords) tip.appendText(`\nCost: ${costText(cost)}\n${costTooltip(cost)}\n`);
     if (record.error) tip.appendText(`\n${record.error.slice(0, 500)}`);
     this.tooltip = tip;
     if (record.thumbnail) {
@@ -125,7 +131,7 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscod
 
 /** The facts of a record its item shows (its live "so far" ticks on the view's own timer). */
 function drawnFacts(record: JobRecord, running: boolean): string {
-  return JSON.stringify([record.status, running, record.jobId, record.finishedAt, record.delayTime, record.executionTime, record.attempt, record.submittedAt, record.thumbnail, record.error, record.endpointId]);
+  return JSON.stringify([record.status, running, record.jobId, record.finishedAt, record.delayTime, record.executionTime, record.attempt, record.submittedAt, record.thumbnail, record.error, record.endpointId, record.jobCost, record.cost]);
 }
 
 function formatWhen(epochMs: number): string {

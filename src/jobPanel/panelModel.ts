@@ -68,6 +68,7 @@ export function toPanelJob(
     executionTime: record.executionTime,
     workerId: record.workerId,
     cost: record.cost,
+    jobCost: record.jobCost,
     error: record.error,
     queueReason: record.status === 'IN_QUEUE' ? record.queueReason : undefined,
     streamText: record.streamText,

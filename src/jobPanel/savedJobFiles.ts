@@ -108,6 +108,7 @@ export async function recordFromJobJson(folderPath: string | undefined, key: str
       executionTime: job['executionTime'],
       workerId: job['workerId'],
       cost: saved['costUsd'],
+      jobCost: saved['cost'],
       outputsFolder: folder.toString(),
       outputs: await Promise.all(files.map(async (f) => {
         const file = vscode.Uri.joinPath(folder, String(f['name']));

@@ -17,7 +17,8 @@ import type { InputCodeLensProvider } from './inputCodeLens';
 import type { InputDiagnostics } from './inputDiagnostics';
 import { statusWords, type JobRecord } from './jobRecord';
 import { jobActions, lifeLine } from '../core/jobs/jobLife';
-import { NO_CANCEL_ROUTE_NOTE, type CancelResult, type JobRunner } from './jobRunner';
+import type { JobRunner } from './jobRunner';
+import { NO_CANCEL_ROUTE_NOTE, type CancelResult } from './jobNotes';
 import { refusedInputMessage } from './refusedInputMessage';
 
 export interface JobCommandDeps {

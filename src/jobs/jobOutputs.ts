@@ -69,6 +69,7 @@ export class WorkspaceOutputsWriter implements JobOutputsWriter {
       ...(signal ? { signal } : {}),
       secrets,
       life: { statusText, durationText, attempt },
+      ...(record.jobCost ? { cost: record.jobCost } : {}),
     });
     // Words about the output as a whole (empty, near the size limit) come first, as notices.
     const notices = outputNotices(job, streamedText).map((text): SavedOutput => ({ kind: 'notice', field: 'output', text }));

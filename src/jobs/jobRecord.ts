@@ -3,6 +3,7 @@
 // zod: a record written by an older version, or a hand-edited file, must not crash the history.
 import * as z from 'zod/mini';
 import { zCatch } from '../core/zodCatch';
+import { SavedCost } from '../core/cost/costText';
 
 // The job's states and their transitions are the core's job life (src/core/jobs/jobLife.ts).
 export { isFinished, LocalStatus } from '../core/jobs/jobLife';
@@ -38,7 +39,10 @@ export const jobFacts = {
   delayTime: z.optional(z.number()),
   executionTime: z.optional(z.number()),
   workerId: z.optional(z.string()),
+  /** The `cost` a public endpoint's output reports (USD), as it came. */
   cost: z.optional(z.number()),
+  /** What the job cost, reported or estimated with how (the cost line, as a batch row says it); unknown is kept too. */
+  jobCost: zCatch(z.optional(SavedCost), undefined),
   /** The service's error text of a failed job, or what went wrong on our side. */
   error: z.optional(z.string()),
   /** While the job is IN_QUEUE: why it waits, from the endpoint's health (cold start, all busy...). */

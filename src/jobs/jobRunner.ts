@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { CancelledError } from '../core/http/errors';
 import { cancelJob, endedJob, JobDurationModel, retryJob, runJob, sharedStreamingEndpoints, StreamingEndpoints, waitForJob } from '../core/jobs';
-import { answerPatch, cancelAnswerPatch, describeJob, endPatch, retryAnswerPatch, type LifePatch } from '../core/jobs/jobLife';
+import { answerPatch, cancelAnswerPatch, costPatch, describeJob, endPatch, retryAnswerPatch, type LifePatch } from '../core/jobs/jobLife';
 import { isTerminalStatus, type Job } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import type { RetryWait } from '../core/http/request';
@@ -17,12 +17,8 @@ import { isFinished, JobRecord, LocalStatus, newJobKey } from './jobRecord';
 import { JobSideWatch } from './jobSideWatch';
 import type { JobOutputsWriter } from './jobOutputs';
 import { whyNotResumed } from './resumeCheck';
-import type { ClientSource, StartRequest } from './runnerTypes';
+import { REPORTED_COSTS_ONLY, type ClientSource, type JobPriceSource, type StartRequest } from './runnerTypes';
 import { isWaitOf, NO_CANCEL_ROUTE_NOTE, NO_KEY_ACTIONS, NO_KEY_ERROR, STOPPED_WAITING_NOTE, type CancelResult } from './jobNotes';
-
-export { NO_CANCEL_ROUTE_NOTE, STOPPED_WAITING_NOTE, type CancelResult } from './jobNotes';
-export { RETENTION_MS } from './resumeCheck';
-export type { ClientSource, StartRequest } from './runnerTypes';
 
 /** Why a follow was aborted when the service itself ended the job (the cancel's answer): its end is recorded. */
 const ENDED_ON_SERVICE = Symbol('ended on the service');
@@ -56,6 +52,7 @@ export class JobRunner implements vscode.Disposable {
     readonly durations: JobDurationModel = new JobDurationModel(),
     /** Which endpoints stream their text (learned by trying, kept across restarts by registerJobs). */
     readonly streaming: StreamingEndpoints = sharedStreamingEndpoints,
+    private readonly prices: JobPriceSource = REPORTED_COSTS_ONLY,
   ) {}
 
   /** Where clients come from (the tests point the runner at their own emulator client). */
@@ -261,6 +258,8 @@ export class JobRunner implements vscode.Disposable {
           await this.finish(record, { ...endPatch(record, LocalStatus.error), error: NO_KEY_ERROR }, controller);
           return;
         }
+        // Its price, if not known yet, is read now in the background: the cost at the end never waits on it.
+        this.prices.learn(client, record.endpointId);
         // The id from the submission's answer at once: the ordered updates give it to the record after a first 429.
         let answeredId = initial.jobId;
         offWaits = client.onRetryWait((w) => {
@@ -278,7 +277,7 @@ export class JobRunner implements vscode.Disposable {
         });
         const streamed = await watch.stop();
         await apply((r) => answerPatch(r, job, this.clients.secrets()));
-        await this.completeWithOutputs(record, job, controller, streamed);
+        await this.completeWithOutputs(client, record, job, controller, streamed);
       } catch (err) {
         await side?.stop();
         await chain;
@@ -287,7 +286,7 @@ export class JobRunner implements vscode.Disposable {
         // the newer follow ended): the newer one owns the record, and this one's "stopped" must not be written.
         if (this.owners.get(initial.key) !== controller) return;
         if (controller.signal.reason === ENDED_ON_SERVICE && client && record.jobId) {
-          await this.completeWithOutputs(record, await endedJob(client, record.endpointId, record.jobId, record.status), controller);
+          await this.completeWithOutputs(client, record, await endedJob(client, record.endpointId, record.jobId, record.status), controller);
         } else if (controller.signal.aborted || (err instanceof CancelledError)) {
           await this.finish(record, { ...endPatch(record, LocalStatus.stopped), note: this.stopNotes.get(initial.key) ?? STOPPED_WAITING_NOTE }, controller);
         } else {
@@ -313,10 +312,11 @@ export class JobRunner implements vscode.Disposable {
   }
 
   /** Saves every output (and job.json) before the job counts as finished: nothing is lost (issue 5). */
-  private async completeWithOutputs(record: JobRecord, job: Job, controller: AbortController, streamedText = ''): Promise<void> {
+  private async completeWithOutputs(client: ServiceClient, record: JobRecord, job: Job, controller: AbortController, streamedText = ''): Promise<void> {
     const signal = controller.signal;
-    // The record already holds answerPatch(job): the times and, for a failed job, its reason.
+    // The record already holds answerPatch(job): the times, a failure's reason. The cost first: job.json has it.
     let patch: Partial<JobRecord> = {
+      ...costPatch(job, this.prices.priceOf(client, record.endpointId)),
       status: job.status,
       ...(typeof job.delayTime === 'number' ? { delayTime: job.delayTime } : {}),
       ...(typeof job.executionTime === 'number' ? { executionTime: job.executionTime } : {}),

@@ -21,7 +21,9 @@ import { JobActions, registerJobCommands } from './jobCommands';
 import { WorkspaceOutputsWriter } from './jobOutputs';
 import { LocalStatus, type JobRecord } from './jobRecord';
 import { describeJob } from '../core/jobs/jobLife';
-import { type ClientSource, JobRunner } from './jobRunner';
+import { JobRunner } from './jobRunner';
+import type { ClientSource, JobPriceSource } from './runnerTypes';
+import { sharedEndpointPrices } from '../core/cost';
 import { createRunningJobsStatusBar } from './runningJobsStatusBar';
 import { registerBatches, type BatchApi } from '../batch/registerBatch';
 
@@ -75,7 +77,12 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   // Which endpoints stream is learned once and kept, so a plain endpoint's output is not fetched twice (through
   // /stream too) in every new window (src/core/jobs/followStream.ts).
   const streaming = StreamingEndpoints.fromJSON(context.globalState.get(STREAMING_KEY));
-  const runner = new JobRunner(history, deps.connection, outputs, durations, streaming);
+  // A job's cost estimate is priced as a batch's: the user's gpuPrices, else the table by the endpoint's GPUs.
+  const prices: JobPriceSource = {
+    learn: (client, endpointId) => sharedEndpointPrices.learn(client, endpointId),
+    priceOf: (client, endpointId) => sharedEndpointPrices.priceOf(client.settings.billingBaseUrl, endpointId, settings.batchGpuPrices()),
+  };
+  const runner = new JobRunner(history, deps.connection, outputs, durations, streaming, prices);
   // Batches send through the same connection as single jobs (the tests' own client included).
   let clientSource: ClientSource = deps.connection;
   const memory = new EndpointMemory(context.workspaceState);

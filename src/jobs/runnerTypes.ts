@@ -2,6 +2,7 @@
 import type * as vscode from 'vscode';
 import type { RequestOptions } from '../core/runtime/schemas';
 import type { JobInput } from '../core/schemas';
+import type { PricePerSecond } from '../core/cost';
 import type { ServiceClient } from '../core/service';
 
 export interface ClientSource {
@@ -19,3 +20,15 @@ export interface StartRequest {
   /** Request options from the input file (webhook, policy, s3Config), sent as given. */
   request?: RequestOptions;
 }
+
+/**
+ * The price per second a job's cost estimate uses (src/core/cost/endpointPrices.ts, the user's gpuPrices):
+ * `learn` at submission reads an endpoint not known yet in the background; `priceOf` at the end never waits.
+ */
+export interface JobPriceSource {
+  learn(client: ServiceClient, endpointId: string): void;
+  priceOf(client: ServiceClient, endpointId: string): PricePerSecond | undefined;
+}
+
+/** No prices: only the costs endpoints report themselves (a runner the tests build without them). */
+export const REPORTED_COSTS_ONLY: JobPriceSource = { learn: () => undefined, priceOf: () => undefined };

@@ -15,24 +15,17 @@ import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
-import { startEmulator } from './support/emulator';
+import { startEmulatorJobs, stopEmulatorJobs, type EmulatorJobs } from './support/emulator';
 import { jobWaits } from './support/jobWaits';
-import { activateExtension, eventually, workspaceFolder } from './support/extension';
+import { eventually } from './support/extension';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 suite('job life', () => {
   let api: JobRunnerApi;
-  let emulator: { url: string; close(): Promise<void> };
+  let jobs: EmulatorJobs | undefined;
   let client: ServiceClient;
-  const { finished, showPanel } = jobWaits(() => api);
-
-  const run = async (file: string, endpointId: string, value: unknown): Promise<JobRecord> => {
-    const uri = vscode.Uri.joinPath(workspaceFolder().uri, file);
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify(value, null, 2) + '\n'));
-    await api.memory.rememberEndpoint(uri, endpointId);
-    return (await vscode.commands.executeCommand(JobCommands.runCurrentFile, uri)) as JobRecord;
-  };
+  const { finished, showPanel, runFile: run } = jobWaits(() => api);
 
   /** The Jobs view's row of a job, as the view's provider draws it now. */
   const viewRow = (key: string): string => {
@@ -78,20 +71,12 @@ suite('job life', () => {
   };
 
   suiteSetup(async () => {
-    const ext = await activateExtension();
-    const exported = ext.exports as { jobs?: JobRunnerApi } | undefined;
-    assert.ok(exported?.jobs, 'the extension exposes the job runner to tests (ExtensionMode.Test)');
-    api = exported.jobs;
     // A fresh emulator: its cold-start endpoint is cold, so a job there waits in the queue.
-    emulator = await startEmulator(ext.extensionPath);
-    client = api.createClient({ billingBaseUrl: emulator.url, jobsBaseUrl: emulator.url, apiKey: 'demo-key-full' });
-    api.useClientSource({ getClient: async () => client, secrets: () => ['demo-key-full'] });
+    jobs = await startEmulatorJobs();
+    ({ api, client } = jobs);
   });
 
-  suiteTeardown(async () => {
-    api?.useClientSource(undefined);
-    await emulator?.close();
-  });
+  suiteTeardown(() => stopEmulatorJobs(jobs));
 
   teardown(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -6,17 +6,18 @@ import { ForbiddenError, UnauthorizedError } from '../http/errors';
 import { systemClock, type Clock } from '../http/clock';
 import { isTerminalStatus, type Job } from '../schemas';
 import type { ServiceClient } from '../service';
-import { RESULT_RETENTION_MINUTES, type WaitOptions } from '../jobs/waitForJob';
+import type { WaitOptions } from '../jobs/waitForJob';
 import { cancelJob, retryJob } from '../jobs/jobControl';
 import type { BatchItem } from './batchInputs';
 import { BatchGate, type PauseReason, type WaitReason } from './batchGate';
 import { BatchRows } from './batchRows';
 import { BatchGuards, type GuardLimits } from './guards';
 import { followBatchJob } from './followBatchJob';
-import type { PricePerSecond } from './jobCost';
+import type { PricePerSecond } from '../cost/jobCost';
 import { FAILED_STATUSES, jobEnd } from './jobEnd';
 import { countPhases, type ManifestState, type ManifestWriter } from './manifestFile';
 import type { JobRow, ManifestHeader, RowPhase } from './manifestFormat';
+import { retryableOnService } from './retryRoute';
 import { classifySubmitFailure } from './submitOutcome';
 
 export type BatchEvent =
@@ -51,8 +52,6 @@ export interface BatchRunnerOptions {
 }
 
 type Work = { index: number; action: 'submit' | 'follow' | 'retry' };
-
-const RETENTION_MS = RESULT_RETENTION_MINUTES * 60_000;
 
 export class BatchRunner {
   private readonly clock: Clock;
@@ -302,7 +301,7 @@ export class BatchRunner {
 
   private async retry(index: number): Promise<void> {
     const row = this.rows.get(index);
-    const fresh = row.jobId !== undefined && row.endedAt !== undefined && this.clock.now() - row.endedAt < RETENTION_MS && row.status !== 'REJECTED';
+    const fresh = retryableOnService(row, this.clock.now());
     if (fresh && (await this.gate.pass())) {
       try {
         const outcome = await retryJob(this.o.client, this.o.endpointId, row.jobId!);

@@ -5,7 +5,7 @@
 // start for each worker the batch may wake, and each worker's idle timeout after its last job (docs.runpod.io
 // serverless pricing: "billed from when a worker starts until it fully stops, rounded up to the nearest second").
 import type { DurationEstimate } from '../jobs/durationModel';
-import type { PricePerSecond } from './jobCost';
+import type { PricePerSecond } from '../cost/jobCost';
 
 export interface CostRangeInput {
   jobs: number;

@@ -3,7 +3,8 @@
 // failure streak counts; REJECTED is ours (the service refused the input, no job exists).
 import type { Job } from '../schemas';
 import type { BatchItem } from './batchInputs';
-import { jobCost, type PricePerSecond } from './jobCost';
+import { jobCost, type PricePerSecond } from '../cost/jobCost';
+import { savedCost } from '../cost/costText';
 import type { JobRow } from './manifestFormat';
 
 export const FAILED_STATUSES: ReadonlySet<string> = new Set(['FAILED', 'TIMED_OUT', 'REJECTED']);
@@ -40,7 +41,7 @@ export async function jobEnd(
   }
   const usd = cost.kind === 'unknown' ? undefined : cost.usd;
   return {
-    change: { phase: 'ended', status: job.status, delayTime: job.delayTime, executionTime: job.executionTime, endedAt, cost: { kind: cost.kind, how: cost.how, ...(usd !== undefined ? { usd } : {}) }, outputs, error },
+    change: { phase: 'ended', status: job.status, delayTime: job.delayTime, executionTime: job.executionTime, endedAt, cost: savedCost(cost), outputs, error },
     usd: usd ?? 0,
     failed: FAILED_STATUSES.has(job.status),
   };

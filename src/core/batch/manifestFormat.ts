@@ -3,6 +3,7 @@
 // each `job` line is the whole row of one job as it now is (the last line of an index wins, so a reader needs
 // no replay logic); `event` lines say what happened to the batch (paused and why, resumed, cancelled).
 import * as z from 'zod/mini';
+import { SavedCost } from '../cost/costText';
 
 export const MANIFEST_VERSION = 1;
 export const MANIFEST_FILE = 'batch.jsonl';
@@ -26,11 +27,8 @@ export const ManifestInputRef = z.looseObject({
   sweep: z.optional(z.record(z.string(), z.unknown())),
 });
 
-export const ManifestCost = z.looseObject({
-  kind: z.enum(['reported', 'estimate', 'unknown']),
-  usd: z.optional(z.number()),
-  how: z.string(),
-});
+/** A job's cost as every view keeps it (the single job's record and job.json too). */
+export const ManifestCost = SavedCost;
 
 /** Where the inputs came from, as `loadBatchInputs` takes it (batchInputs.ts), so a resume expands them again. */
 export const ManifestSource = z.discriminatedUnion('kind', [

@@ -9,6 +9,8 @@
 //
 // Times of record: the service's delayTime / executionTime once it gave them; our clock only for the live
 // "so far" of a job still moving, and for the length of a job the service never timed.
+import { jobCost, type PricePerSecond } from '../cost/jobCost';
+import { savedCost, type SavedCost } from '../cost/costText';
 import { redact } from '../log';
 import { outputCost } from '../outputs/outputs';
 import { isTerminalStatus, type Job } from '../schemas';
@@ -125,7 +127,10 @@ function durationOf(facts: LifeFacts, now: number, live: boolean): number | unde
 export interface LifePatch extends Partial<LifeFacts> {
   jobId?: string;
   workerId?: string;
+  /** The `cost` the output reports (a public endpoint), as it came. */
   cost?: number;
+  /** What the job cost, reported or estimated with how, or unknown: set once the service ended the job. */
+  jobCost?: SavedCost | undefined;
   error?: string | undefined;
   queueReason?: string | undefined;
   streamText?: string | undefined;
@@ -166,6 +171,14 @@ export function answerPatch(facts: LifeFacts, job: Job, secrets: readonly string
   return patch;
 }
 
+/**
+ * The job's cost once the service ended it (issue 23): the output's own `cost`, else its execution time x the
+ * endpoint's price per second (an estimate, said so), else unknown; the same words as a batch row's.
+ */
+export function costPatch(job: Pick<Job, 'output' | 'executionTime'>, price: PricePerSecond | undefined): LifePatch {
+  return { jobCost: savedCost(jobCost(job, price)) };
+}
+
 /** The cancel's answer: a job the service says is CANCELLED is cancelled now, whatever a held wait says later. */
 export function cancelAnswerPatch(facts: LifeFacts, answer: Pick<Job, 'status'> & Partial<Pick<Job, 'delayTime' | 'executionTime'>>, now = Date.now()): LifePatch {
   if (isFinished(facts) && facts.status !== LocalStatus.stopped) return {};
@@ -190,6 +203,7 @@ export function retryAnswerPatch(facts: LifeFacts, answer: Pick<Job, 'status'>, 
     finishedAt: undefined,
     delayTime: undefined,
     executionTime: undefined,
+    jobCost: undefined,
     error: undefined,
     queueReason: undefined,
     streamText: undefined,

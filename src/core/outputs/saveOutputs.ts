@@ -15,6 +15,7 @@ import { OutputNames } from './outputNames';
 import { safeFileName } from './safeFileName';
 import { transcriptFileText } from './transcript';
 import { writeTextFile } from './textFile';
+import type { SavedCost } from '../cost/costText';
 
 export interface SaveJobOutputsOptions {
   /** The outputs folder; created if missing. */
@@ -36,6 +37,8 @@ export interface SaveJobOutputsOptions {
   secrets?: readonly string[];
   /** The job life's words for the job (status and duration), as every view shows them (issue 22). */
   life?: { statusText: string; durationText: string; attempt: number };
+  /** What the job cost, reported or estimated with how (issue 23), as the panel and the Jobs view say it. */
+  cost?: SavedCost;
 }
 
 export interface SavedFile {
@@ -156,6 +159,7 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
     input: options.input ?? job.input ?? null,
     timings: { delayTimeMs: job.delayTime ?? null, executionTimeMs: job.executionTime ?? null },
     ...(cost !== undefined ? { costUsd: cost } : {}),
+    ...(options.cost ? { cost: options.cost } : {}),
     files: files.map(({ path: _path, ...f }) => f),
     failedDownloads,
     links,

@@ -2,7 +2,7 @@
 // for editor suites that need a service to talk to (the job suites and the memory benches).
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { createServiceClient } from '../../../src/core/http/client';
+import type { ServiceClient } from '../../../src/core/service';
 import type { JobRunnerApi } from '../../../src/jobs/registerJobs';
 import { activateExtension } from './extension';
 
@@ -55,6 +55,8 @@ export async function startEmulator(extensionPath: string, options: { configFile
 export interface EmulatorJobs {
   api: JobRunnerApi;
   emulator: RunningEmulator;
+  /** The client the job runner uses (the extension's own kind, with its billing reader): for a test's own asks. */
+  client: ServiceClient;
 }
 
 /**
@@ -67,9 +69,9 @@ export async function startEmulatorJobs(): Promise<EmulatorJobs> {
   if (!exported?.jobs) throw new Error('the extension exposes no job runner to tests (it must run in ExtensionMode.Test)');
   const api = exported.jobs;
   const emulator = await startEmulator(ext.extensionPath);
-  const client = createServiceClient({ billingBaseUrl: emulator.url, jobsBaseUrl: emulator.url, apiKey: DEMO_KEY });
+  const client = api.createClient({ billingBaseUrl: emulator.url, jobsBaseUrl: emulator.url, apiKey: DEMO_KEY });
   api.useClientSource({ getClient: async () => client, secrets: () => [DEMO_KEY] });
-  return { api, emulator };
+  return { api, emulator, client };
 }
 
 /** The job runner back on the user's connection, the emulator stopped. Safe after a setup that failed half-way. */

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { inputs, KEY, PRICES, startRig } from './batchHarness';
 import { readManifest } from '../../../src/core/batch/manifestFile';
-import { priceFromBilling } from '../../../src/core/batch/jobCost';
-import { billedAmount } from '../../../src/core/batch/billedAmount';
+import { priceFromBilling } from '../../../src/core/cost/jobCost';
+import { billedAmount } from '../../../src/core/cost/billedAmount';
 import { estimateBatchCost } from '../../../src/core/batch/costRange';
 import type { ServiceClient } from '../../../src/core/service';
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { changedInputs, countPhases, ManifestWriter, readManifest } from '../../../src/core/batch/manifestFile';
+import { changedInputs, countPhases, endsFinished, ManifestWriter, readManifest, readManifestText } from '../../../src/core/batch/manifestFile';
 import { rowsToCsv } from '../../../src/core/batch/manifestCsv';
 import type { JobRow } from '../../../src/core/batch/manifestFormat';
 import type { BatchSource } from '../../../src/core/batch/batchInputs';
@@ -59,6 +59,38 @@ describe('manifest', () => {
     assert.equal(state.tornLastLine, false);
     assert.deepEqual(state.problems.map((p) => p.line), [2]);
     assert.equal(state.rows.get(2)?.phase, 'unknown');
+  });
+
+  test('a long manifest is read in turns to the same state as at one go', async () => {
+    const path = join(dir, 'long.jsonl');
+    const w = await ManifestWriter.open(path);
+    await w.write(header);
+    for (let i = 0; i < 3000; i++) await w.write(row(i % 700, i < 2100 ? 'active' : 'ended', { jobId: `j${i % 700}` }));
+    await w.close();
+    appendFileSync(path, '{"type":"job","ind');
+    const inTurns = await readManifest(path);
+    assert.deepEqual(inTurns, readManifestText(readFileSync(path, 'utf8')));
+    assert.equal(inTurns.rows.size, 700);
+    assert.equal(inTurns.tornLastLine, true);
+  });
+
+  test('endsFinished reads only the end: true just when the last whole line is the finished event', async () => {
+    const path = join(dir, 'finished.jsonl');
+    const w = await ManifestWriter.open(path);
+    await w.write(header);
+    for (let i = 0; i < 200; i++) await w.write(row(i, 'ended', { jobId: `j${i}`, status: 'COMPLETED' }));
+    assert.equal(await endsFinished(path), false, 'no event yet');
+    await w.write({ type: 'event', at: 3, event: 'finished' });
+    assert.equal(await endsFinished(path), true);
+    await w.write(row(0, 'pending'));
+    assert.equal(await endsFinished(path), false, 'a job line after it (a Retry Failed) reopens the batch');
+    await w.write({ type: 'event', at: 4, event: 'paused', reason: 'x' });
+    assert.equal(await endsFinished(path), false, 'another event is not the end');
+    await w.write({ type: 'event', at: 5, event: 'finished' });
+    await w.close();
+    assert.equal(await endsFinished(path), true);
+    appendFileSync(path, '{"type":"job","index":1,"ph');
+    assert.equal(await endsFinished(path), false, 'a torn line after it: read in full (the reader decides)');
   });
 
   test('CSV: one row per job in index order, quoted where needed, formulas defused', () => {

@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { formatDuration } from '../../../src/core/jobs/durationText';
-import { answerPatch, cancelAnswerPatch, describeJob, jobActions, lifeLine, msToNextTick, retryAnswerPatch, type LifeFacts } from '../../../src/core/jobs/jobLife';
+import { answerPatch, cancelAnswerPatch, costPatch, describeJob, jobActions, lifeLine, msToNextTick, retryAnswerPatch, type LifeFacts } from '../../../src/core/jobs/jobLife';
 import type { Job } from '../../../src/core/schemas';
 
 const T0 = 1_700_000_000_000;
@@ -76,6 +76,22 @@ describe('transitions', () => {
     assert.equal(again.error, undefined);
     assert.equal(lifeLine(again, T0 + 11_000), 'In queue · attempt 2 · 1 s so far');
     assert.equal(describeJob(again).attempt, 2);
+  });
+
+  test('a job\'s cost at its end: reported by a public endpoint, else an estimate from execution time x price, else unknown', () => {
+    const price = { usdPerSecond: 0.00053, source: 'price table: L40 (ADA_48_PRO) $0.00053/s' };
+    assert.deepEqual(costPatch(job('COMPLETED', { output: { cost: 0.0024 }, executionTime: 1200 }), price).jobCost, { kind: 'reported', usd: 0.0024, how: 'reported by the endpoint in its output (`cost`)' });
+    const estimate = costPatch(job('COMPLETED', { output: { images: [] }, executionTime: 4000 }), price).jobCost!;
+    assert.equal(estimate.kind, 'estimate');
+    assert.ok(Math.abs(estimate.usd! - 0.00212) < 1e-12);
+    assert.match(estimate.how, /^estimate: 4\.00 s of execution x \$0\.000530\/s \(price table: L40/);
+    assert.deepEqual(costPatch(job('COMPLETED', { executionTime: 4000 }), undefined).jobCost, { kind: 'unknown', how: 'no price per second is known for this endpoint' });
+  });
+
+  test('a retry forgets the failed attempt\'s cost: the new attempt gets its own at its end', () => {
+    const failed = { status: 'FAILED', submittedAt: T0, executionTime: 1400, jobCost: { kind: 'estimate' as const, usd: 0.001, how: 'x' } };
+    const patch = retryAnswerPatch(failed, { status: 'IN_QUEUE' }, T0 + 10_000);
+    assert.ok('jobCost' in patch && patch.jobCost === undefined);
   });
 
   test('a running job\'s output is its latest progress update, dropped at the end', () => {

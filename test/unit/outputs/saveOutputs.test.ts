@@ -123,6 +123,16 @@ describe('saveJobOutputs', () => {
     assert.equal(record.files[1].url, `${base}/clip`);
   });
 
+  test('job.json keeps the job\'s cost with how it was made (the cost line of the panel and the Jobs view)', async () => {
+    const cost = { kind: 'estimate' as const, usd: 0.00212, how: 'estimate: 4.00 s of execution x $0.000530/s (price table)' };
+    const saved = await saveJobOutputs(options(aCompletedJob('job-cost', { text: 'hi' }), { cost }));
+    const record = JSON.parse(await readFile(saved.jobJsonPath, 'utf8'));
+    assert.deepEqual(record.cost, cost);
+    assert.equal(record.costUsd, undefined, 'costUsd stays the output\'s own reported cost only');
+    const none = JSON.parse(await readFile((await saveJobOutputs(options(aCompletedJob('job-nocost', { text: 'hi' })))).jobJsonPath, 'utf8'));
+    assert.equal(none.cost, undefined);
+  });
+
   test('a failed download is recorded with its reason and the rest is still saved', async () => {
     const job = aCompletedJob('job-mixed', [
       { image_url: `${base}/gone`, seed: 1 },

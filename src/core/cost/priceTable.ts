@@ -37,3 +37,12 @@ export function priceFromTable(endpoint: Pick<ServerlessEndpoint, 'gpu'>, overri
     source: `${best.own ? 'your price table' : 'price table'}: ${name} (${best.pool}) $${best.usd}/s${gpus}`,
   };
 }
+
+/**
+ * The price per second a job of `endpoint` is estimated with, a batch's and a single job's alike: by its GPU
+ * pools and count, the user's own prices (`serverlessGpu.batch.gpuPrices`) winning over the table. Undefined
+ * without the endpoint's shape (a public endpoint has none to read, or it was not read).
+ */
+export function endpointPrice(endpoint: Pick<ServerlessEndpoint, 'gpu'> | undefined, gpuPrices: Readonly<Record<string, number>>): PricePerSecond | undefined {
+  return endpoint ? priceFromTable(endpoint, gpuPrices) : undefined;
+}
