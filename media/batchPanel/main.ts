@@ -1,8 +1,11 @@
 // The Batch panel's page: a virtualized table of every job (only the rows in view are in the DOM, so 10,000 rows
 // scroll as 30 do), sorted and filtered here, with the batch's buttons. Rows arrive from the host as they change
 // (batchProtocol.ts); text from the host is set with textContent only. Sort and filter survive a hidden panel
-// through getState/setState.
+// through getState/setState. A drawn row whose view did not change keeps its element (its thumbnail is not loaded
+// again on a scroll or a tick); the "so far" of moving jobs ticks here, for the drawn rows only.
 import { BatchPanelState, HostMessage, WebviewMessage, type BatchRowView, type BatchSummary } from '../../src/batch/batchProtocol';
+import { msToNextTick } from '../../src/core/jobs/jobLife';
+import { soFarText } from '../../src/core/jobs/durationText';
 import { vscode } from '../../src/webview/vscodeApi';
 
 const ROW_HEIGHT = 24;
@@ -16,6 +19,9 @@ const rowsEl = el<HTMLDivElement>('rows');
 const filterEl = el<HTMLSelectElement>('filter');
 
 const rows = new Map<number, BatchRowView>();
+/** The rows now in the DOM: the view each was drawn from, and its element. */
+let drawn = new Map<number, { view: BatchRowView; div: HTMLDivElement }>();
+let ticker: ReturnType<typeof setTimeout> | undefined;
 let order: number[] = [];
 let orderStale = true;
 let drawQueued = false;
@@ -67,20 +73,41 @@ function cell(text: string, cls: string, title?: string): HTMLSpanElement {
   return span;
 }
 
-function rowElement(r: BatchRowView, position: number): HTMLDivElement {
+/** A moving job's execution cell: its "so far" from when it was sent, by the page's clock. */
+function executionText(r: BatchRowView, now: number): string {
+  return r.liveSince === undefined ? r.executionText : soFarText(Math.max(0, now - r.liveSince));
+}
+
+/** The output cell: the first saved image as a small thumbnail (its URI set as src, nothing else), then the text. */
+function outputCell(r: BatchRowView): HTMLSpanElement {
+  const span = cell(r.note, 'note', r.note);
+  if (r.thumbnail) {
+    const img = document.createElement('img');
+    img.className = 'thumb';
+    img.alt = '';
+    // Only drawn rows have an img at all (the table is virtualized); lazy and async keep a fast scroll smooth.
+    img.loading = 'lazy';
+    img.decoding = 'async';
+    img.src = r.thumbnail;
+    span.prepend(img);
+  }
+  return span;
+}
+
+function rowElement(r: BatchRowView): HTMLDivElement {
   const div = document.createElement('div');
   div.className = `row ${r.group}`;
   div.dataset.index = String(r.index);
-  div.style.top = `${position * ROW_HEIGHT}px`;
+  if (r.liveSince !== undefined) div.dataset.live = '';
   div.title = r.jobId ? `Job ${r.jobId}: click to open its panel` : 'Not sent yet';
   div.append(
     cell(String(r.index + 1), 'num'),
     cell(r.summary, 'summary'),
     cell(r.status, 'status'),
     cell(r.delayText, 'delay'),
-    cell(r.executionText, 'execution'),
+    cell(executionText(r, Date.now()), 'execution'),
     cell(r.costText, 'cost', r.costHow),
-    cell(r.note, 'note', r.note),
+    outputCell(r),
   );
   return div;
 }
@@ -90,12 +117,43 @@ function draw(): void {
   if (orderStale) computeOrder();
   const first = Math.max(0, Math.floor(viewport.scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(order.length, Math.ceil((viewport.scrollTop + viewport.clientHeight) / ROW_HEIGHT) + OVERSCAN);
+  const next = new Map<number, { view: BatchRowView; div: HTMLDivElement }>();
   const fragment = document.createDocumentFragment();
   for (let i = first; i < last; i++) {
     const r = rows.get(order[i]!);
-    if (r) fragment.append(rowElement(r, i));
+    if (!r) continue;
+    const old = drawn.get(r.index);
+    const div = old?.view === r ? old.div : rowElement(r);
+    div.style.top = `${i * ROW_HEIGHT}px`;
+    next.set(r.index, { view: r, div });
+    fragment.append(div);
   }
+  drawn = next;
   rowsEl.replaceChildren(fragment);
+  scheduleTick();
+}
+
+/**
+ * The drawn moving rows' "so far", each changed on its job's own second (as the job panel ticks); the timer runs
+ * only while such a row is drawn, and touches only their execution cells.
+ */
+function scheduleTick(): void {
+  if (ticker) clearTimeout(ticker);
+  ticker = undefined;
+  const now = Date.now();
+  let wait = Infinity;
+  for (const { view } of drawn.values()) if (view.liveSince !== undefined) wait = Math.min(wait, msToNextTick({ submittedAt: view.liveSince }, now));
+  if (wait === Infinity) return;
+  ticker = setTimeout(() => {
+    const at = Date.now();
+    for (const { view, div } of drawn.values()) {
+      if (view.liveSince === undefined) continue;
+      const span = div.querySelector<HTMLElement>('.execution');
+      const text = executionText(view, at);
+      if (span && span.textContent !== text) span.textContent = text;
+    }
+    scheduleTick();
+  }, wait);
 }
 
 function queueDraw(stale = false): void {

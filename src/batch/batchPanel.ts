@@ -2,6 +2,7 @@
 // the rows in view; the host sends the whole table once (in chunks) when the page is ready, then only the rows
 // that changed, gathered for ~200 ms, so a 10,000-job batch costs one message per beat rather than one per change.
 import * as vscode from 'vscode';
+import type { JobRow } from '../core/batch';
 import type { Logger } from '../core/log';
 import { renderWebviewHtml, webviewOptions } from '../webview/html';
 import { WebviewChannel } from '../webview/messages';
@@ -9,6 +10,7 @@ import { HostMessage, WebviewMessage, type BatchRowView, type BatchSummary } fro
 import { rowView } from './batchRowView';
 import type { BatchSession } from './batchSession';
 import { summaryOf } from './batchSummary';
+import { thumbnailFile } from './batchThumbnail';
 
 export const BATCH_PANEL_VIEW_TYPE = 'serverlessGpu.batchPanel';
 /** How long row changes gather before they are sent. */
@@ -30,14 +32,20 @@ export class BatchPanel implements vscode.Disposable {
   private readonly dirty = new Set<number>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly subscriptions: vscode.Disposable[] = [];
-  /** What was sent last (tests read it): the rows by index and the summary. */
-  readonly sent = new Map<number, BatchRowView>();
+  /** Rows whose view is on its way to the page (flushed, not yet delivered). */
+  private readonly posting = new Set<number>();
+  /** The whole table reached the page once (the rows are then current unless dirty or on their way). */
+  private tableSent = false;
+  /** How many row views were posted, in all (tests read it: a ticking "so far" must post none). */
+  rowsPosted = 0;
+  /** The header line last sent (tests read it). */
   lastSummary: BatchSummary | undefined;
   private readonly closed = new vscode.EventEmitter<void>();
   readonly onDidClose = this.closed.event;
 
   constructor(extensionUri: vscode.Uri, readonly session: BatchSession, actions: BatchPanelActions, logger: Logger) {
-    this.panel = vscode.window.createWebviewPanel(BATCH_PANEL_VIEW_TYPE, `Batch: ${session.o.title}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, webviewOptions(extensionUri));
+    // The batch's folder is the one extra root: the rows' thumbnails are its saved images, and nothing else.
+    this.panel = vscode.window.createWebviewPanel(BATCH_PANEL_VIEW_TYPE, `Batch: ${session.o.title}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, webviewOptions(extensionUri, vscode.Uri.file(session.o.dir)));
     this.channel = new WebviewChannel(this.panel.webview, WebviewMessage, (m) => this.onMessage(m, actions), logger, HostMessage);
     this.panel.webview.html = renderWebviewHtml({
       webview: this.panel.webview,
@@ -105,25 +113,46 @@ export class BatchPanel implements vscode.Disposable {
     }, FLUSH_MS);
   }
 
-  /** The whole table, in chunks (a reloaded or newly opened page). */
+  /**
+   * The rows as the page now has them, derived on demand from the runner's rows (the host keeps no view of its
+   * own per row: a 10,000-job batch would hold every row twice): those posted and not changed since.
+   */
+  shownRows(): BatchRowView[] {
+    if (!this.tableSent) return [];
+    return this.session.rows().flatMap((r) => (this.dirty.has(r.index) || this.posting.has(r.index) ? [] : [this.view(r)]));
+  }
+
+  /** The whole table, in chunks (a reloaded or newly opened page); views made a chunk at a time. */
   private async sendAll(): Promise<void> {
     this.dirty.clear();
-    const rows = this.session.rows().map((r) => this.view(r.index, r));
+    this.tableSent = false;
+    const rows = this.session.rows();
     for (let i = 0; i === 0 || i < rows.length; i += CHUNK) {
-      if (!(await this.channel.postNow({ type: 'rows', reset: i === 0, rows: rows.slice(i, i + CHUNK) }))) return;
+      if (!(await this.post(rows.slice(i, i + CHUNK), i === 0))) return;
     }
+    this.tableSent = true;
     await this.sendSummary();
   }
 
   private async flush(): Promise<void> {
     if (!this.channel.isReady) return;
     if (this.dirty.size > 0) {
-      const all = new Map(this.session.rows().map((r) => [r.index, r]));
-      const rows = [...this.dirty].flatMap((i) => (all.has(i) ? [this.view(i, all.get(i)!)] : []));
+      const rows = this.session.rows().filter((r) => this.dirty.has(r.index));
       this.dirty.clear();
-      for (let i = 0; i < rows.length; i += CHUNK) await this.channel.postNow({ type: 'rows', reset: false, rows: rows.slice(i, i + CHUNK) });
+      for (let i = 0; i < rows.length; i += CHUNK) await this.post(rows.slice(i, i + CHUNK), false);
     }
     await this.sendSummary();
+  }
+
+  private async post(rows: readonly JobRow[], reset: boolean): Promise<boolean> {
+    for (const r of rows) this.posting.add(r.index);
+    try {
+      const delivered = await this.channel.postNow({ type: 'rows', reset, rows: rows.map((r) => this.view(r)) });
+      if (delivered) this.rowsPosted += rows.length;
+      return delivered;
+    } finally {
+      for (const r of rows) this.posting.delete(r.index);
+    }
   }
 
   private async sendSummary(): Promise<void> {
@@ -131,10 +160,9 @@ export class BatchPanel implements vscode.Disposable {
     await this.channel.postNow({ type: 'summary', summary: this.lastSummary });
   }
 
-  private view(index: number, row: Parameters<typeof rowView>[0]): BatchRowView {
-    const v = rowView(row, this.session.firstLine(index));
-    this.sent.set(index, v);
-    return v;
+  private view(row: JobRow): BatchRowView {
+    const image = thumbnailFile(row.outputs, this.session.o.dir);
+    return rowView(row, this.session.firstLine(row.index), image && this.panel.webview.asWebviewUri(vscode.Uri.file(image)).toString());
   }
 }
 

@@ -28,6 +28,16 @@ export const BatchRowView = z.strictObject({
   /** The first line of the job's text output, or its error. */
   note: z.string(),
   jobId: z.optional(z.string()),
+  /**
+   * The job's first saved image as a webview URI (asWebviewUri of a file under the batch's folder, the panel's
+   * only extra resource root): the page sets it as an img's src, nothing else.
+   */
+  thumbnail: z.optional(z.string().check(z.maxLength(4096))),
+  /**
+   * While the job moves (sent, in queue, in progress): when this attempt was sent (epoch ms). The page ticks the
+   * row's "so far" from it, once a second, for the rows in view; the host sends nothing per tick.
+   */
+  liveSince: z.optional(z.number()),
 });
 export type BatchRowView = z.infer<typeof BatchRowView>;
 

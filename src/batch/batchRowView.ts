@@ -9,16 +9,28 @@ import { describeJob, LocalStatus } from '../core/jobs/jobLife';
 import { formatDuration } from '../core/jobs/durationText';
 import type { BatchRowView, RowGroup } from './batchProtocol';
 
-/** The job life's status line of a sent job of the batch. */
-function statusText(row: JobRow, status: string): string {
-  return describeJob({
+/** The job life's status line of a sent job of the batch, and whether the job still moves (its "so far" ticks). */
+function describeRow(row: JobRow, status: string): { text: string; live: boolean } {
+  const d = describeJob({
     status,
     submittedAt: row.submittedAt ?? row.at,
     finishedAt: row.endedAt,
     delayTime: row.delayTime,
     executionTime: row.executionTime,
     attempt: (row.retries ?? 0) + 1,
-  }).statusText;
+  });
+  return { text: d.statusText, live: d.live };
+}
+
+function statusText(row: JobRow, status: string): string {
+  return describeRow(row, status).text;
+}
+
+/** When the moving job's attempt was sent, for the page's ticking "so far"; undefined once it ended or before it was sent. */
+export function liveSince(row: JobRow): number | undefined {
+  if (row.phase !== 'active' && row.phase !== 'submitting') return undefined;
+  const since = row.submittedAt ?? row.at;
+  return describeRow(row, row.phase === 'active' ? (row.status ?? 'IN_QUEUE') : LocalStatus.submitting).live ? since : undefined;
 }
 
 /** The row's status in words: the batch's phase where the service has no status for it (not sent, unknown...). */
@@ -53,8 +65,10 @@ export function inputSummary(ref: JobRow['ref']): string {
   return `${at} ${values.join(' ')}`;
 }
 
-export function rowView(row: JobRow, firstLine?: string): BatchRowView {
+/** `thumbnail`: the webview URI of the row's first saved image (the host makes it: see batchThumbnail.ts). */
+export function rowView(row: JobRow, firstLine?: string, thumbnail?: string): BatchRowView {
   const { text, group } = rowStatus(row);
+  const since = liveSince(row);
   const ms = (v: number | undefined): string => (v === undefined ? '' : formatDuration(v));
   const cost = row.cost;
   return {
@@ -71,5 +85,7 @@ export function rowView(row: JobRow, firstLine?: string): BatchRowView {
     costHow: costTooltip(cost),
     note: (row.error ?? firstLine ?? '').split('\n')[0]!.slice(0, 200),
     ...(row.jobId ? { jobId: row.jobId } : {}),
+    ...(thumbnail !== undefined ? { thumbnail } : {}),
+    ...(since !== undefined ? { liveSince: since } : {}),
   };
 }

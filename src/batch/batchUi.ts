@@ -21,6 +21,7 @@ export interface BatchUiDeps {
 export const RAISE_AND_RESUME = 'Double the Limit and Resume';
 export const RESUME = 'Resume';
 export const CANCEL_BATCH = 'Cancel Batch';
+export const EXPORT_TITLE = 'Export the Batch Table as CSV';
 export const SEND_AGAIN = 'Send Them Again';
 export const LEAVE_THEM = 'Leave Them';
 /** How often the progress notification's words are renewed. */
@@ -135,7 +136,7 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
 
   exportCsv(session: BatchSession): void {
     void (async () => {
-      const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(path.join(session.o.dir, 'batch.csv')), filters: { CSV: ['csv'] } });
+      const target = await vscode.window.showSaveDialog({ title: EXPORT_TITLE, defaultUri: vscode.Uri.file(path.join(session.o.dir, 'batch.csv')), filters: { CSV: ['csv'] } });
       if (!target) return;
       await writeFile(target.fsPath, session.csv(), 'utf8');
       void vscode.window.setStatusBarMessage(`$(check) Saved ${vscode.workspace.asRelativePath(target)}`, 5000);

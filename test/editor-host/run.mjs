@@ -267,6 +267,12 @@ function createDriver(page) {
     async count({ selector, inWebview }) {
       return countIn(selector, inWebview);
     },
+    // A DOM property of the first match (an img's naturalWidth or currentSrc): what the page shows, not what it was told.
+    async property({ selector, name, inWebview, timeoutMs }) {
+      const loc = await locate(selector, { inWebview, timeoutMs, state: 'attached' });
+      const value = await loc.evaluate((el, key) => el[key], String(name));
+      return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : null;
+    },
     async screenshot({ name, selector, docs }) {
       if (!/^[a-z0-9][a-z0-9-]*$/.test(String(name))) throw new Error(`bad screenshot name ${name}`);
       fs.mkdirSync(ARTIFACTS, { recursive: true });

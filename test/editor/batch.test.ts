@@ -5,48 +5,15 @@
 // unfinished is found by the resume scan and resumed without sending a sent job twice.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { digestOf, MANIFEST_FILE, MANIFEST_VERSION, readManifest, type BatchSource } from '../../src/core/batch';
-import type { ServiceClient } from '../../src/core/service';
-import type { JobRunnerApi } from '../../src/jobs/registerJobs';
+import { digestOf, MANIFEST_FILE, MANIFEST_VERSION, readManifest } from '../../src/core/batch';
 import type { BatchSession } from '../../src/batch/batchSession';
-import type { StartOptions } from '../../src/batch/batchManager';
 import { findUnfinished } from '../../src/batch/batchResume';
 import { batchJobKey } from '../../src/batch/batchJobRecord';
-import { click, count, driverAvailable, press, screenshot, textContent, waitForSelector } from './support/driver';
-import { activateExtension, eventually, workspaceFolder } from './support/extension';
-import { startEmulator, type RunningEmulator } from './support/emulator';
-import { startRecordingProxy } from './support/recordingProxy';
-
-const KEY = 'k-batch-editor';
-
-function emulatorConfig(dir: string): string {
-  const file = path.join(dir, 'emulator.json');
-  fs.writeFileSync(file, JSON.stringify({
-    users: [{
-      id: 'u',
-      keys: [{ key: KEY, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read'] }],
-      endpoints: [
-        { id: 'img', kind: 'image', queueMs: 20, executionMs: 700, workersMin: 3, workersMax: 3 },
-        { id: 'fast', kind: 'image', queueMs: 20, executionMs: 150, workersMin: 2, workersMax: 2 },
-        { id: 'chat', kind: 'llm', queueMs: 20, workersMin: 2, workersMax: 2 },
-        { id: 'slow', kind: 'image', queueMs: 20, executionMs: 120_000, workersMin: 2, workersMax: 2 },
-        // Only the Run Batch command's test uses it: no duration is ever learned for it before that test.
-        { id: 'fresh', kind: 'image', queueMs: 20, executionMs: 120_000, workersMin: 2, workersMax: 2 },
-      ],
-    }],
-  }));
-  return file;
-}
-
-function write(rel: string, value: unknown): string {
-  const file = path.join(workspaceFolder().uri.fsPath, rel);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
-  return file;
-}
+import { click, count, driverAvailable, press, property, screenshot, textContent, waitForSelector } from './support/driver';
+import { eventually, workspaceFolder } from './support/extension';
+import { imageInputs, useBatchRig, writeWorkspaceFile as write } from './support/batchRig';
 
 /** The CodeLens of a file as the editor shows them (the document must be open for the provider to be asked). */
 async function lensesOf(file: string): Promise<vscode.CodeLens[]> {
@@ -57,42 +24,16 @@ async function lensesOf(file: string): Promise<vscode.CodeLens[]> {
   }, `the CodeLens of ${path.basename(file)}`);
 }
 
-function imageInputs(folder: string, n: number): string {
-  for (let i = 1; i <= n; i++) write(`${folder}/img-${i}.input.json`, { input: { prompt: `a lighthouse ${i}`, width: 64, height: 64, seed: i } });
-  return path.join(workspaceFolder().uri.fsPath, folder);
-}
-
 suite('batch', () => {
-  let api: JobRunnerApi;
-  let emulator: RunningEmulator;
-  let proxy: Awaited<ReturnType<typeof startRecordingProxy>>;
-  let client: ServiceClient;
-
-  const start = async (source: BatchSource, endpointId: string, options: StartOptions = {}): Promise<BatchSession> => {
-    const anchor = vscode.Uri.file(source.kind === 'files' ? source.paths[0]! : source.path);
-    const session = await api.batches.manager.start(source, anchor, { endpointId, confirmed: true, ...options });
-    assert.ok(session, 'the batch started');
-    return session;
-  };
-  const toEnd = (session: BatchSession, timeoutMs = 90_000): Promise<true> =>
-    eventually(() => (session.finished && !session.running) || undefined, `the batch ${session.o.title} to end`, timeoutMs);
-  const runsOn = (endpointId: string): number => proxy.requests.filter((r) => r.method === 'POST' && r.url === `/v2/${endpointId}/run`).length;
-
-  suiteSetup(async () => {
-    const ext = await activateExtension();
-    api = (ext.exports as { jobs: JobRunnerApi }).jobs;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'batch-editor-'));
-    emulator = await startEmulator(ext.extensionPath, { configFile: emulatorConfig(dir) });
-    proxy = await startRecordingProxy(emulator.url);
-    client = api.createClient({ billingBaseUrl: proxy.url, jobsBaseUrl: proxy.url, apiKey: KEY });
-    api.useClientSource({ getClient: async () => client, secrets: () => [KEY] });
-  });
-
-  suiteTeardown(async () => {
-    api?.useClientSource(undefined);
-    await proxy?.close();
-    await emulator?.close();
-  });
+  const rig = useBatchRig('k-batch-editor', [
+    { id: 'img', kind: 'image', queueMs: 20, executionMs: 700, workersMin: 3, workersMax: 3 },
+    { id: 'fast', kind: 'image', queueMs: 20, executionMs: 150, workersMin: 2, workersMax: 2 },
+    { id: 'chat', kind: 'llm', queueMs: 20, workersMin: 2, workersMax: 2 },
+    { id: 'slow', kind: 'image', queueMs: 20, executionMs: 120_000, workersMin: 2, workersMax: 2 },
+    // Only the Run Batch command's test uses it: no duration is ever learned for it before that test.
+    { id: 'fresh', kind: 'image', queueMs: 20, executionMs: 120_000, workersMin: 2, workersMax: 2 },
+  ]);
+  const { start, toEnd, runsOn } = rig;
 
   test('a folder batch runs to the end; the Batch panel shows every row with status, time and cost (an estimate, said so)', async function () {
     this.timeout(180_000);
@@ -103,6 +44,8 @@ suite('batch', () => {
       // Mid-run: some rows ended, some running, some not sent (the picture of the docs).
       await eventually(() => session.rows().filter((r) => r.phase === 'ended').length >= 4 || undefined, 'four jobs to end');
       await waitForSelector('#rows .row.completed', { inWebview: true });
+      // The thumbnails load lazily: the picture waits for the first one's bytes.
+      await eventually(async () => ((await property('#rows .row.completed img.thumb', 'naturalWidth', { inWebview: true })) as number) > 0 || undefined, 'a thumbnail to load');
       await screenshot('batch-panel', { docs: true });
     }
     await toEnd(session);
@@ -110,8 +53,8 @@ suite('batch', () => {
     assert.equal(runsOn('img'), 12, 'every job sent once');
     for (const r of session.rows()) assert.ok(r.outputs?.length && r.outputs.every((f) => f.startsWith(session.o.dir) && fs.existsSync(f)), `row ${r.index}'s outputs under the batch folder`);
 
-    const panel = api.batches.manager.panelOf(session)!;
-    const shown = await eventually(() => (panel.sent.size === 12 && [...panel.sent.values()].every((v) => v.status === 'Completed') ? [...panel.sent.values()] : undefined), 'the panel to have every row completed');
+    const panel = rig.api.batches.manager.panelOf(session)!;
+    const shown = await rig.rowsShown(session, 12, (v) => v.status === 'Completed', 'the panel to have every row completed');
     for (const v of shown) {
       assert.match(v.executionText, /^\d+(\.\d)? (ms|s)$/, `row ${v.index} execution time`);
       assert.match(v.costText, /^\$0\.\d+ est\.$/, `row ${v.index} cost, labelled an estimate`);
@@ -137,11 +80,11 @@ suite('batch', () => {
       assert.equal(await count('#rows .row.completed .cost[title^="estimate:"]', { inWebview: true }), drawn, 'every drawn cost carries its method as a tooltip');
       await click('#rows .row[data-index="0"]', { inWebview: true });
     } else {
-      api.batches.manager.ui.openRow(session, 0);
+      rig.api.batches.manager.ui.openRow(session, 0);
     }
     // A row opens the single job's panel, with the batch job's status, times and cost.
     const key = batchJobKey(session.batchId, 0);
-    const opened = await eventually(() => api.panels.lastSent(key), 'the job panel of row 1');
+    const opened = await eventually(() => rig.api.panels.lastSent(key), 'the job panel of row 1');
     assert.equal(opened.status, 'COMPLETED');
     assert.equal(opened.jobId, session.rows()[0]!.jobId);
     assert.ok(opened.outputs.some((o) => o.kind === 'image'), 'its saved image');
@@ -151,7 +94,7 @@ suite('batch', () => {
     this.timeout(120_000);
     const lines = ['{"prompt": "one", "sampling_params": {"max_tokens": 3}}', '', '{"prompt": "two",, }', '{"input": {"prompt": "three", "sampling_params": {"max_tokens": 3}}}', '{"prompt": "four"}'];
     const file = write('prompts.jsonl', lines.join('\n') + '\n');
-    const refused = await api.batches.manager.start({ kind: 'jsonl', path: file }, vscode.Uri.file(file), { endpointId: 'chat', confirmed: true, skipProblems: false });
+    const refused = await rig.api.batches.manager.start({ kind: 'jsonl', path: file }, vscode.Uri.file(file), { endpointId: 'chat', confirmed: true, skipProblems: false });
     assert.equal(refused, undefined, 'nothing sent without the choice to skip');
     assert.equal(runsOn('chat'), 0);
     const lenses = await lensesOf(file);
@@ -165,9 +108,8 @@ suite('batch', () => {
     await toEnd(session);
     assert.deepEqual(session.rows().map((r) => [r.ref.line, r.status]), [[1, 'COMPLETED'], [4, 'COMPLETED'], [5, 'COMPLETED']]);
     assert.equal(runsOn('chat'), 3);
-    const panel = api.batches.manager.panelOf(session)!;
-    await eventually(() => panel.sent.size === 3 && [...panel.sent.values()].every((v) => v.status === 'Completed' && v.note.length > 0) || undefined, 'each row with the first line of its answer');
-    assert.deepEqual([...panel.sent.values()].map((v) => v.summary).sort(), ['prompts.jsonl:1', 'prompts.jsonl:4', 'prompts.jsonl:5']);
+    const shown = await rig.rowsShown(session, 3, (v) => v.status === 'Completed' && v.note.length > 0, 'each row with the first line of its answer');
+    assert.deepEqual(shown.map((v) => v.summary), ['prompts.jsonl:1', 'prompts.jsonl:4', 'prompts.jsonl:5']);
   });
 
   test('a sweep file expands to the product of its lists, each job named by its values', async function () {
@@ -178,9 +120,8 @@ suite('batch', () => {
     const session = await start({ kind: 'files', paths: [file] }, 'fast');
     await toEnd(session);
     assert.deepEqual(session.rows().map((r) => r.status), Array(4).fill('COMPLETED'));
-    const panel = api.batches.manager.panelOf(session)!;
-    await eventually(() => panel.sent.size === 4 || undefined, 'four rows');
-    assert.deepEqual([...panel.sent.values()].sort((a, b) => a.index - b.index).map((v) => v.summary), [
+    const shown = await rig.rowsShown(session, 4, () => true, 'four rows');
+    assert.deepEqual(shown.map((v) => v.summary), [
       'sweep.input.json seed=1 width=64', 'sweep.input.json seed=1 width=96', 'sweep.input.json seed=2 width=64', 'sweep.input.json seed=2 width=96',
     ]);
   });
@@ -190,9 +131,9 @@ suite('batch', () => {
     const folder = imageInputs('batch-cancel', 6);
     const session = await start({ kind: 'folder', path: folder }, 'slow', { concurrency: 2 });
     await eventually(() => session.rows().filter((r) => r.phase === 'active').length === 2 || undefined, 'two jobs running');
-    api.batches.manager.ui.cancel(session);
+    rig.api.batches.manager.ui.cancel(session);
     await toEnd(session);
-    const health = await client.health('slow');
+    const health = await rig.client.health('slow');
     assert.equal(health.jobs.inProgress + health.jobs.inQueue, 0, 'nothing left running on the emulator');
     assert.equal(runsOn('slow'), 2, 'the four unsent jobs were never sent');
     assert.deepEqual(session.rows().map((r) => r.phase === 'ended' ? r.status : r.phase).sort(), ['CANCELLED', 'CANCELLED', 'skipped', 'skipped', 'skipped', 'skipped']);
@@ -207,14 +148,14 @@ suite('batch', () => {
     await toEnd(session);
     const before = session.rows();
     assert.deepEqual(before.map((r) => r.status), ['COMPLETED', 'FAILED', 'COMPLETED', 'FAILED']);
-    const retriesBefore = proxy.requests.filter((r) => r.url.startsWith('/v2/chat/retry/')).length;
-    api.batches.manager.ui.retryFailed(session);
+    const retriesBefore = rig.proxy.requests.filter((r) => r.url.startsWith('/v2/chat/retry/')).length;
+    rig.api.batches.manager.ui.retryFailed(session);
     await eventually(() => session.rows().filter((r) => r.retries === 1 && r.phase === 'ended').length === 2 || undefined, 'both failed jobs retried to their end');
     await toEnd(session);
     const after = session.rows();
     assert.deepEqual(after.map((r) => r.retries ?? 0), [0, 1, 0, 1]);
     assert.deepEqual(after.map((r) => r.jobId), before.map((r) => r.jobId), 'the same jobs');
-    assert.equal(proxy.requests.filter((r) => r.url.startsWith('/v2/chat/retry/')).length - retriesBefore, 2, 'two /retry, none for the completed');
+    assert.equal(rig.proxy.requests.filter((r) => r.url.startsWith('/v2/chat/retry/')).length - retriesBefore, 2, 'two /retry, none for the completed');
   });
 
   test('the spend guard pauses the batch at its limit, with the reason in the panel', async function () {
@@ -229,9 +170,9 @@ suite('batch', () => {
     assert.ok(ended >= 3 && ended <= 5, `paused at the limit, not later (${ended} ended)`);
     assert.ok(session.runner.spentUsd >= 0.00017, `spent ${session.runner.spentUsd}`);
     assert.equal(runsOn('fast') - sentBefore, ended, 'nothing more sent while paused');
-    const panel = api.batches.manager.panelOf(session)!;
+    const panel = rig.api.batches.manager.panelOf(session)!;
     await eventually(() => panel.lastSummary?.paused && /over its limit/.test(panel.lastSummary.notice ?? '') || undefined, 'the panel to say why');
-    api.batches.manager.ui.cancel(session);
+    rig.api.batches.manager.ui.cancel(session);
     await toEnd(session);
   });
 
@@ -243,11 +184,11 @@ suite('batch', () => {
     fs.mkdirSync(root, { recursive: true });
     const files = fs.readdirSync(folder).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
     const inputs = files.map((f) => (JSON.parse(fs.readFileSync(path.join(folder, f), 'utf8')) as { input: Record<string, unknown> }).input);
-    const running = await client.run('fast', inputs[2]!);
+    const running = await rig.client.run('fast', inputs[2]!);
     const at = Date.now();
     const row = (i: number, extra: object): object => ({ type: 'job', index: i, ref: { file: path.join(folder, files[i]!) }, digest: digestOf(inputs[i]!), at, ...extra });
     const lines = [
-      { type: 'batch', version: MANIFEST_VERSION, batchId: 'left-unfinished', endpointId: 'fast', service: client.settings.jobsBaseUrl, createdAt: new Date(at).toISOString(), jobs: 6, source: { kind: 'folder', path: folder } },
+      { type: 'batch', version: MANIFEST_VERSION, batchId: 'left-unfinished', endpointId: 'fast', service: rig.client.settings.jobsBaseUrl, createdAt: new Date(at).toISOString(), jobs: 6, source: { kind: 'folder', path: folder } },
       row(0, { phase: 'ended', jobId: 'old-0', status: 'COMPLETED' }),
       row(1, { phase: 'ended', jobId: 'old-1', status: 'COMPLETED' }),
       row(2, { phase: 'active', jobId: running.id, status: 'IN_QUEUE', submittedAt: at }),
@@ -255,11 +196,11 @@ suite('batch', () => {
     ];
     const manifestPath = path.join(root, MANIFEST_FILE);
     fs.writeFileSync(manifestPath, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-    const found = await findUnfinished(api.outputs.roots().map((u) => u.fsPath));
+    const found = await findUnfinished(rig.api.outputs.roots().map((u) => u.fsPath));
     assert.ok(found.some((b) => b.manifestPath === manifestPath), 'the scan after activation finds it');
 
     const sentBefore = runsOn('fast');
-    const session = await api.batches.manager.resume(manifestPath, { confirmed: true });
+    const session = await rig.api.batches.manager.resume(manifestPath, { confirmed: true });
     assert.ok(session);
     await toEnd(session);
     assert.equal(runsOn('fast') - sentBefore, 3, 'only the three unsent jobs were sent');
@@ -280,7 +221,7 @@ suite('batch', () => {
     fs.mkdirSync(root, { recursive: true });
     const at = Date.now();
     const lines = [
-      JSON.stringify({ type: 'batch', version: MANIFEST_VERSION, batchId: 'big', endpointId: 'chat', service: client.settings.jobsBaseUrl, createdAt: new Date(at).toISOString(), jobs: N, source: { kind: 'jsonl', path: file } }),
+      JSON.stringify({ type: 'batch', version: MANIFEST_VERSION, batchId: 'big', endpointId: 'chat', service: rig.client.settings.jobsBaseUrl, createdAt: new Date(at).toISOString(), jobs: N, source: { kind: 'jsonl', path: file } }),
       ...inputs.map((input, i) => JSON.stringify({
         type: 'job', index: i, ref: { file, line: i + 1 }, digest: digestOf(input), phase: 'ended', jobId: `j${i}`, status: i % 10 === 3 ? 'FAILED' : 'COMPLETED',
         delayTime: 10 + (i % 7), executionTime: 100 + ((i * 37) % 1000), cost: { kind: 'estimate', usd: ((i * 37) % 1000) * 1e-6, how: 'estimate: test' }, at,
@@ -289,11 +230,10 @@ suite('batch', () => {
     const manifestPath = path.join(root, MANIFEST_FILE);
     fs.writeFileSync(manifestPath, lines.join('\n') + '\n');
     const t0 = performance.now();
-    const session = await api.batches.manager.resume(manifestPath, { confirmed: true });
+    const session = await rig.api.batches.manager.resume(manifestPath, { confirmed: true });
     assert.ok(session);
     await toEnd(session);
-    const panel = api.batches.manager.panelOf(session)!;
-    await eventually(() => panel.sent.size === N || undefined, 'every row sent to the page');
+    await rig.rowsShown(session, N, () => true, 'every row sent to the page');
     if (!driverAvailable()) return;
     await eventually(async () => (await textContent('#shown', { inWebview: true })) === `${N} of ${N} rows` || undefined, 'the page to hold every row');
     const shownMs = performance.now() - t0;
@@ -321,7 +261,7 @@ suite('batch', () => {
     const uri = vscode.Uri.file(folder);
     // No job of 'fresh' has ended yet, so no duration is learned: the range is unknown, and the user is asked
     // whatever the setting (an unknown cost is never taken for a small one).
-    await api.memory.rememberEndpoint(uri, 'fresh');
+    await rig.api.memory.rememberEndpoint(uri, 'fresh');
     const sentBefore = runsOn('fresh');
     const started = vscode.commands.executeCommand<BatchSession | undefined>('serverlessGpu.runBatch', uri, [uri]);
     const toast = '.notification-toast:has-text("3 jobs from batch-command to fresh")';
@@ -333,7 +273,7 @@ suite('batch', () => {
     assert.ok(session, 'the batch started after Send');
     await eventually(() => (session.rows().length === 3 && session.rows().every((r) => r.phase === 'active')) || undefined, 'the three jobs sent (four in flight: twice workers.max)');
     assert.equal(runsOn('fresh') - sentBefore, 3);
-    api.batches.manager.ui.cancel(session);
+    rig.api.batches.manager.ui.cancel(session);
     await toEnd(session);
   });
 });

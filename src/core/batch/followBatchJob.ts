@@ -36,6 +36,9 @@ export interface FollowOptions {
 
 export async function followBatchJob(o: FollowOptions): Promise<FollowEnd> {
   let initial = o.initial;
+  // Told only when the status changes from the last one told: the wait also reports each new progress update of
+  // a running job (same status), and each one told was a manifest line and a row sent to the panel for nothing.
+  let told = o.initial?.status;
   for (;;) {
     try {
       const job = await waitForJob(o.client, o.endpointId, o.jobId, {
@@ -44,7 +47,9 @@ export async function followBatchJob(o: FollowOptions): Promise<FollowEnd> {
         ...(initial ? { initial } : {}),
         ...(o.submittedAt !== undefined ? { submittedAt: o.submittedAt } : {}),
         onUpdate: (j) => {
-          if (j.status !== initial?.status) o.hooks.onStatus(j);
+          if (j.status === told) return;
+          told = j.status;
+          o.hooks.onStatus(j);
         },
       });
       return { kind: 'ended', job };

@@ -18,6 +18,11 @@ export function formatDuration(ms: number, live = false): string {
   return `${Math.floor(whole / 3600)} h ${pad(Math.floor(whole / 60) % 60)} min`;
 }
 
+/** "12 s so far": the live duration of a job still moving, as every view that ticks it says it. */
+export function soFarText(ms: number): string {
+  return `${formatDuration(ms, true)} so far`;
+}
+
 function pad(n: number): string {
   return String(n).padStart(2, '0');
 }

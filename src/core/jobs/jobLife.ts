@@ -14,7 +14,7 @@ import { savedCost, type SavedCost } from '../cost/costText';
 import { redact } from '../log';
 import { outputCost } from '../outputs/outputs';
 import { isTerminalStatus, type Job } from '../schemas';
-import { formatDuration } from './durationText';
+import { formatDuration, soFarText } from './durationText';
 
 /** States of our own, beside the service's (SPEC 3): before the service answered, or after we stopped. */
 export const LocalStatus = {
@@ -84,7 +84,7 @@ export function describeJob(facts: LifeFacts, now = Date.now()): JobDescription 
   const final = isFinished(facts);
   const live = !final && facts.status !== LocalStatus.saving;
   const ms = durationOf(facts, now, live);
-  const durationText = ms === undefined ? '' : live ? `${formatDuration(ms, true)} so far` : formatDuration(ms);
+  const durationText = ms === undefined ? '' : live ? soFarText(ms) : formatDuration(ms);
   return { statusText, durationText, live, final, attempt };
 }
 

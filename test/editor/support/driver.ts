@@ -119,6 +119,14 @@ export function count(selector: string, options: FrameOptions = {}): Promise<num
   return call('count', { selector, ...options });
 }
 
+/**
+ * A DOM property of the first element matching `selector` (waiting for it to be attached), e.g. an img's
+ * `naturalWidth` (0 until its bytes decoded) or `currentSrc`. Only strings, numbers and booleans come back.
+ */
+export function property(selector: string, name: string, options: FrameOptions = {}): Promise<string | number | boolean | null> {
+  return call('property', { selector, name, ...options });
+}
+
 /** Saves test/editor-host/artifacts/<name>.png (and docs/images/<name>.png, see `docs`); returns the artifact path. */
 export async function screenshot(name: string, options: ScreenshotOptions = {}): Promise<string> {
   if (!/^[a-z0-9][a-z0-9-]*$/.test(name)) throw new Error(`screenshot name "${name}": use lowercase letters, digits and dashes`);

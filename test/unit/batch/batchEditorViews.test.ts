@@ -5,7 +5,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { JobRow } from '../../../src/core/batch';
 import { JobDurationModel, durationKey } from '../../../src/core/jobs/durationModel';
+import * as path from 'node:path';
 import { rowView, inputSummary } from '../../../src/batch/batchRowView';
+import { thumbnailFile } from '../../../src/batch/batchThumbnail';
 import { countsText, spentText, tally } from '../../../src/batch/batchSummary';
 import { planBatch, rangeText } from '../../../src/batch/batchPlanning';
 import { BatchRowView, HostMessage } from '../../../src/batch/batchProtocol';
@@ -37,6 +39,30 @@ describe('batch rows as the panel shows them', () => {
     assert.equal(reported.costText, '$0.0300');
     assert.match(reported.costHow, /^Reported by the endpoint/);
     assert.equal(rowView(row(0, { phase: 'ended', status: 'COMPLETED', cost: { kind: 'unknown', how: 'no price' } })).costText, '', 'an unknown cost is blank, never $0');
+  });
+
+  test('a moving job carries when its attempt was sent (the page ticks its "so far"); an ended or unsent one does not', () => {
+    assert.equal(rowView(row(0, { phase: 'active', status: 'IN_PROGRESS', submittedAt: 5000 })).liveSince, 5000);
+    assert.equal(rowView(row(0, { phase: 'active', status: 'IN_QUEUE', submittedAt: 7000, retries: 1 })).liveSince, 7000);
+    assert.equal(rowView(row(0, { phase: 'submitting', at: 9000 })).liveSince, 9000, 'sent, no answer yet: from when the line was written');
+    assert.equal(rowView(row(0, { phase: 'active', status: 'COMPLETED', submittedAt: 5000 })).liveSince, undefined, 'the service said it ended (outputs being saved)');
+    assert.equal(rowView(row(0, { phase: 'ended', status: 'COMPLETED', submittedAt: 5000, executionTime: 900 })).liveSince, undefined);
+    assert.equal(rowView(row(0, {})).liveSince, undefined);
+    assert.equal(rowView(row(0, { phase: 'active', status: 'IN_PROGRESS', submittedAt: 5000 })).executionText, '', 'no time of the service\'s yet');
+  });
+
+  test('a row\'s thumbnail is its first saved image inside the batch\'s folder, never a text file or a file elsewhere', () => {
+    const dir = path.join(path.sep, 'w', 'batches', 'b1');
+    const inDir = (...p: string[]): string => path.join(dir, 'img', 'job-1', ...p);
+    assert.equal(thumbnailFile([inDir('output.txt'), inDir('image-1.webp'), inDir('image-2.png')], dir), inDir('image-1.webp'));
+    for (const ext of ['png', 'jpg', 'gif', 'PNG']) assert.equal(thumbnailFile([inDir(`a.${ext}`)], dir), inDir(`a.${ext}`), ext);
+    assert.equal(thumbnailFile([inDir('output.txt'), inDir('job.json'), inDir('audio-1.wav'), inDir('video-1.mp4')], dir), undefined);
+    assert.equal(thumbnailFile([path.join(dir, '..', 'b2', 'x.png'), path.join(path.sep, 'etc', 'x.png')], dir), undefined, 'outside the folder the panel may read');
+    assert.equal(thumbnailFile(undefined, dir), undefined);
+    const v = rowView(row(0, { phase: 'ended', status: 'COMPLETED' }), undefined, 'https://file+.vscode-resource.vscode-cdn.net/w/x.png');
+    assert.equal(v.thumbnail, 'https://file+.vscode-resource.vscode-cdn.net/w/x.png');
+    assert.ok(BatchRowView.safeParse(v).success);
+    assert.equal(BatchRowView.safeParse({ ...v, thumbnail: 42 }).success, false, 'a thumbnail is a string or nothing');
   });
 
   test('an input is named by its file, its JSONL line, or its sweep values', () => {
