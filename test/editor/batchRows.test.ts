@@ -137,7 +137,7 @@ suite('batch rows', () => {
     const sentAtPause = rig.runsOn('formula');
     await click(toastButton(RESUME));
     await eventually(() => rig.runsOn('formula') > sentAtPause || undefined, 'more jobs sent after Resume');
-    // The streak is not reset by a plain Resume: the next failure pauses again.
+    // Resume starts the streak again: two more failures in a row pause it again.
     await eventually(() => session.runner.paused?.reason === 'failures' || undefined, 'the next failure to pause again');
     const sent = rig.runsOn('formula');
     assert.ok(sent - before < 8, `not every job was sent (${sent - before})`);

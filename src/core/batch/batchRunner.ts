@@ -133,9 +133,9 @@ export class BatchRunner {
     this.gate.pause('user', message);
   }
 
-  /** Resumes submissions; new `limits` replace the guards' (after "raise the limit"). */
+  /** Resumes submissions; new `limits` replace the guards' (after "raise the limit"); the failure streak starts again. */
   resume(limits?: GuardLimits): void {
-    if (limits) this.guards.setLimits(limits);
+    this.guards.resumed(limits);
     if (!this.gate.resume()) return;
     void this.o.manifest.write({ type: 'event', at: this.clock.now(), event: 'resumed' }).catch(() => undefined);
     this.o.onEvent?.({ kind: 'resumed' });

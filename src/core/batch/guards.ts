@@ -19,6 +19,11 @@ export type GuardTrip =
 
 const HOUR_MS = 3_600_000;
 
+/** A limit as the user set it: cents, or the digits a limit under a cent needs ($0.00017, not "$0.00"). */
+function limitText(limit: number): string {
+  return limit >= 0.01 || limit === 0 ? `$${limit.toFixed(2)}` : `$${Number(limit.toPrecision(2))}`;
+}
+
 export class BatchGuards {
   private spent = 0;
   private readonly recent: Array<{ at: number; usd: number }> = [];
@@ -26,10 +31,18 @@ export class BatchGuards {
 
   constructor(private limits: GuardLimits) {}
 
-  /** New limits (a resume after "raise the limit"); the streak starts again, so one more failure does not re-pause. */
+  /** New limits (Retry Failed starts from the batch's own); the streak starts again. */
   setLimits(limits: GuardLimits): void {
     this.limits = limits;
     this.streak = [];
+  }
+
+  /**
+   * The user resumed the batch, with new limits or the same: the streak starts again either way. They saw the
+   * failures and chose to go on, so it takes N more in a row to pause again, not the next single one.
+   */
+  resumed(limits?: GuardLimits): void {
+    this.setLimits(limits ?? this.limits);
   }
 
   get spentUsd(): number {
@@ -54,11 +67,11 @@ export class BatchGuards {
       return { kind: 'failures', errors, message: `${this.streak.length} jobs failed in a row: ${errors.join('; ')}` };
     }
     if (maxUsd !== undefined && this.spent >= maxUsd) {
-      return { kind: 'spend', spentUsd: this.spent, message: `The batch has cost about $${this.spent.toFixed(4)}, over its limit of $${maxUsd.toFixed(2)}.` };
+      return { kind: 'spend', spentUsd: this.spent, message: `The batch has cost about $${this.spent.toFixed(4)}, over its limit of ${limitText(maxUsd)}.` };
     }
     const hour = this.recent.reduce((sum, r) => sum + r.usd, 0);
     if (maxUsdPerHour !== undefined && hour >= maxUsdPerHour) {
-      return { kind: 'spendPerHour', lastHourUsd: hour, message: `The batch has cost about $${hour.toFixed(4)} in the last hour, over the limit of $${maxUsdPerHour.toFixed(2)} per hour.` };
+      return { kind: 'spendPerHour', lastHourUsd: hour, message: `The batch has cost about $${hour.toFixed(4)} in the last hour, over the limit of ${limitText(maxUsdPerHour)} per hour.` };
     }
     return undefined;
   }

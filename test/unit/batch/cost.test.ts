@@ -47,6 +47,16 @@ describe('BatchGuards', () => {
     const trip = g.noteEnd(0, 0, true, 'b');
     assert.equal(trip?.kind, 'failures');
     assert.match(trip!.message, /^3 jobs failed in a row: a; b$/);
+    // Resumed by the user: it takes three more in a row, not the next one.
+    g.resumed();
+    assert.equal(g.noteEnd(0, 0, true, 'c'), undefined);
+    assert.equal(g.noteEnd(0, 0, true, 'c'), undefined);
+    assert.equal(g.noteEnd(0, 0, true, 'c')?.kind, 'failures');
+  });
+  test('a limit under a cent is said with its digits, not as $0.00', () => {
+    const g = new BatchGuards({ maxUsd: 0.00017 });
+    assert.match(g.noteEnd(0, 0.0002, false, undefined)!.message, /over its limit of \$0\.00017\.$/);
+    assert.match(new BatchGuards({ maxUsdPerHour: 2.5 }).noteEnd(0, 3, false, undefined)!.message, /over the limit of \$2\.50 per hour\.$/);
   });
 });
 
