@@ -25,6 +25,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
+import { createChecks, processesWith } from './scriptChecks.mjs';
 
 const HOST_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HOST_DIR, '../..');
@@ -35,22 +36,8 @@ const KILLS = Number(opts.kills);
 const KEY = 'demo-key-full'; // what the extension gives the demo profile (src/demo/demoConnection.ts)
 const ENDPOINT = 'resume-llm';
 const CONCURRENCY = 6;
-const counts = { passed: 0, failed: 0 };
+const { counts, check, summary } = createChecks();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function check(title, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    counts.passed++;
-    console.log(`  ✓ ${title} (${Date.now() - t0} ms)`);
-    return true;
-  } catch (err) {
-    counts.failed++;
-    console.log(`  ✗ ${title}\n${String(err instanceof Error ? err.stack : err).replace(/^/gm, '      ')}`);
-    return false;
-  }
-}
 
 async function until(what, fn, timeoutMs = 60_000, everyMs = 200) {
   const deadline = Date.now() + timeoutMs;
@@ -60,19 +47,6 @@ async function until(what, fn, timeoutMs = 60_000, everyMs = 200) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
     await sleep(everyMs);
   }
-}
-
-/** Processes whose environment carries `marker` (what this script started, however deep): [pid, cmdline]. */
-function processesWith(marker) {
-  const found = [];
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(marker)) found.push([Number(pid), fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ')]);
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  return found;
 }
 
 /** Starts a child in its own process group; resolves with the first match of `ready` in its output. */
@@ -389,5 +363,5 @@ await check('nothing left running: the editor, its extension hosts and the emula
 fs.rmSync(tmp, { recursive: true, force: true });
 // Written only once the jobs were counted: a run that broke before has no figures to give.
 if (opts.json && figures.lost !== undefined) fs.writeFileSync(opts.json, `${JSON.stringify(figures, null, 2)}\n`);
-console.log(`${counts.passed} passed, ${counts.failed} failed`);
+console.log(summary());
 process.exit(counts.failed ? 1 : 0);

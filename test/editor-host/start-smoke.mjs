@@ -13,39 +13,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { createChecks, processesWith } from './scriptChecks.mjs';
 
 const HOST_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HOST_DIR, '../..');
 const ARTIFACTS = path.join(HOST_DIR, 'artifacts');
 const TIMEOUT_MS = 60_000;
-const counts = { passed: 0, failed: 0 };
+const { counts, check, summary } = createChecks();
 
-async function check(title, fn) {
-  const t0 = Date.now();
-  try {
-    await fn();
-    counts.passed++;
-    console.log(`  ✓ ${title} (${Date.now() - t0} ms)`);
-    return true;
-  } catch (err) {
-    counts.failed++;
-    console.log(`  ✗ ${title}\n${String(err instanceof Error ? err.stack : err).replace(/^/gm, '      ')}`);
-    return false;
-  }
-}
-
-/** Every process whose environment carries `marker`: what `npm start` started, however deep. */
-function processesWith(marker) {
-  const found = [];
-  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(marker)) found.push(`${pid} ${fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ').slice(0, 160)}`);
-    } catch {
-      // gone meanwhile, or not ours to read
-    }
-  }
-  return found;
-}
+/** Every process `npm start` started, however deep, as `pid cmdline` for a message. */
+const startedBy = (marker) => processesWith(marker).map(([pid, cmd]) => `${pid} ${cmd.slice(0, 160)}`);
 
 function refused(port) {
   return new Promise((resolve) => {
@@ -163,10 +140,10 @@ await check('Ctrl-C stops the editor, the emulator and everything they started',
   if (code !== 0) throw new Error(`npm start ended with ${code}:\n${startOut.slice(-2000)}`);
   // A moment for the last children to be reaped after their group was signalled.
   const deadline = Date.now() + 10_000;
-  let left = processesWith(marker);
+  let left = startedBy(marker);
   while (left.length && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 200));
-    left = processesWith(marker);
+    left = startedBy(marker);
   }
   if (left.length) throw new Error(`still running:\n${left.join('\n')}`);
   const editorPort = Number(/127\.0\.0\.1:(\d+)/.exec(url ?? '')?.[1]);
@@ -179,5 +156,5 @@ try {
   // already stopped, as it should be
 }
 fs.rmSync(smokeDir, { recursive: true, force: true });
-console.log(`${counts.passed} passed, ${counts.failed} failed`);
+console.log(summary());
 process.exit(counts.failed ? 1 : 0);
