@@ -13,7 +13,7 @@ import { JobsTreeProvider } from '../../src/history/jobsView';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { count, driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
-import { startEmulatorJobs, stopEmulatorJobs, type EmulatorJobs } from './support/emulator';
+import { emulatorJobsInSuite } from './support/emulator';
 import { jobWaits } from './support/jobWaits';
 import { eventually } from './support/extension';
 
@@ -21,7 +21,6 @@ const PUBLIC_IMAGE = PUBLIC_MODELS.find((m) => m.kind === 'image')!.id;
 
 suite('job cost', () => {
   let api: JobRunnerApi;
-  let jobs: EmulatorJobs | undefined;
   const { finished, showPanel, runFile: run } = jobWaits(() => api);
 
   /** The Jobs view's item of a job, as its provider draws it now: its row text and its tooltip. */
@@ -56,15 +55,8 @@ suite('job cost', () => {
     return text;
   };
 
-  suiteSetup(async () => {
-    jobs = await startEmulatorJobs();
+  emulatorJobsInSuite((jobs) => {
     api = jobs.api;
-  });
-
-  suiteTeardown(() => stopEmulatorJobs(jobs));
-
-  teardown(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('a job on a dedicated endpoint shows an estimate, labelled so, with how it was made, in its panel, the Jobs view and job.json', async () => {

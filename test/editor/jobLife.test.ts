@@ -15,7 +15,7 @@ import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
-import { startEmulatorJobs, stopEmulatorJobs, type EmulatorJobs } from './support/emulator';
+import { emulatorJobsInSuite } from './support/emulator';
 import { jobWaits } from './support/jobWaits';
 import { eventually } from './support/extension';
 
@@ -23,7 +23,6 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 suite('job life', () => {
   let api: JobRunnerApi;
-  let jobs: EmulatorJobs | undefined;
   let client: ServiceClient;
   const { finished, showPanel, runFile: run } = jobWaits(() => api);
 
@@ -70,16 +69,9 @@ suite('job life', () => {
     return record;
   };
 
-  suiteSetup(async () => {
-    // A fresh emulator: its cold-start endpoint is cold, so a job there waits in the queue.
-    jobs = await startEmulatorJobs();
+  // A fresh emulator: its cold-start endpoint is cold, so a job there waits in the queue.
+  emulatorJobsInSuite((jobs) => {
     ({ api, client } = jobs);
-  });
-
-  suiteTeardown(() => stopEmulatorJobs(jobs));
-
-  teardown(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   test('a job run to completion reads the same status and duration in the panel, the Jobs view, the history and job.json', async () => {

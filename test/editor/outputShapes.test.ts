@@ -9,23 +9,17 @@ import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { count, driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
-import { startEmulatorJobs, stopEmulatorJobs, type EmulatorJobs } from './support/emulator';
+import { emulatorJobsInSuite } from './support/emulator';
 import { eventually, workspaceFolder } from './support/extension';
 import { jobWaits } from './support/jobWaits';
 
 suite('output shapes', () => {
-  let jobs: EmulatorJobs | undefined;
   let api: JobRunnerApi;
   const { finished, showPanel } = jobWaits(() => api);
   let files = 0;
 
-  suiteSetup(async () => {
-    jobs = await startEmulatorJobs();
+  emulatorJobsInSuite((jobs) => {
     api = jobs.api;
-  });
-  suiteTeardown(() => stopEmulatorJobs(jobs));
-  teardown(async () => {
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   /** Runs `input` on `endpoint` from an input file, waits for its end and for the panel to show it finished. */

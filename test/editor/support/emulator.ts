@@ -2,6 +2,7 @@
 // for editor suites that need a service to talk to (the job suites and the memory benches).
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
+import * as vscode from 'vscode';
 import type { ServiceClient } from '../../../src/core/service';
 import type { JobRunnerApi } from '../../../src/jobs/registerJobs';
 import { activateExtension } from './extension';
@@ -78,4 +79,20 @@ export async function startEmulatorJobs(): Promise<EmulatorJobs> {
 export async function stopEmulatorJobs(jobs: EmulatorJobs | undefined): Promise<void> {
   jobs?.api.useClientSource(undefined);
   await jobs?.emulator.close();
+}
+
+/**
+ * The hooks of a job suite, registered in the calling `suite`: the emulator and the job runner on it for the whole
+ * suite (`ready` hears them), every editor closed after each test so the next one starts with none.
+ */
+export function emulatorJobsInSuite(ready: (jobs: EmulatorJobs) => void): void {
+  let jobs: EmulatorJobs | undefined;
+  suiteSetup(async () => {
+    jobs = await startEmulatorJobs();
+    ready(jobs);
+  });
+  suiteTeardown(() => stopEmulatorJobs(jobs));
+  teardown(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
 }
