@@ -162,7 +162,7 @@ export class BatchPanel implements vscode.Disposable {
 
   private view(row: JobRow): BatchRowView {
     const image = thumbnailFile(row.outputs, this.session.o.dir);
-    return rowView(row, this.session.firstLine(row.index), image && this.panel.webview.asWebviewUri(vscode.Uri.file(image)).toString());
+    return rowView(row, image && this.panel.webview.asWebviewUri(vscode.Uri.file(image)).toString());
   }
 }
 

@@ -66,7 +66,7 @@ export function inputSummary(ref: JobRow['ref']): string {
 }
 
 /** `thumbnail`: the webview URI of the row's first saved image (the host makes it: see batchThumbnail.ts). */
-export function rowView(row: JobRow, firstLine?: string, thumbnail?: string): BatchRowView {
+export function rowView(row: JobRow, thumbnail?: string): BatchRowView {
   const { text, group } = rowStatus(row);
   const since = liveSince(row);
   const ms = (v: number | undefined): string => (v === undefined ? '' : formatDuration(v));
@@ -83,7 +83,7 @@ export function rowView(row: JobRow, firstLine?: string, thumbnail?: string): Ba
     ...(cost?.usd !== undefined ? { costUsd: cost.usd } : {}),
     costText: costText(cost),
     costHow: costTooltip(cost),
-    note: (row.error ?? firstLine ?? '').split('\n')[0]!.slice(0, 200),
+    note: (row.error ?? row.firstLine ?? '').split('\n')[0]!.slice(0, 200),
     ...(row.jobId ? { jobId: row.jobId } : {}),
     ...(thumbnail !== undefined ? { thumbnail } : {}),
     ...(since !== undefined ? { liveSince: since } : {}),

@@ -4,7 +4,7 @@
 // panel and the progress notification listen; nothing here draws.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BatchRunner, countPhases, rowsToCsv, type BatchEvent, type BatchItem, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
+import { BatchRunner, countPhases, rowsToCsv, type BatchEvent, type BatchItem, type SavedBatchOutputs, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
 import { billedAmount, type BilledAmount, type PricePerSecond } from '../core/cost';
 import { parseOutputs } from '../core/outputs/outputs';
 import { saveJobOutputs } from '../core/outputs/saveOutputs';
@@ -38,7 +38,6 @@ export class BatchSession implements vscode.Disposable {
   readonly runner: BatchRunner;
   readonly batchId: string;
   readonly endpointId: string;
-  private readonly firstLines = new Map<number, string>();
   private readonly rowEmitter = new vscode.EventEmitter<JobRow>();
   /** A row changed (each change, in order). */
   readonly onDidChangeRow = this.rowEmitter.event;
@@ -92,10 +91,6 @@ export class BatchSession implements vscode.Disposable {
 
   rows(): JobRow[] {
     return this.runner.rowList();
-  }
-
-  firstLine(index: number): string | undefined {
-    return this.firstLines.get(index);
   }
 
   /** No job of the batch is still to send or to follow. */
@@ -203,12 +198,12 @@ export class BatchSession implements vscode.Disposable {
     this.stateEmitter.fire();
   }
 
-  /** A completed job's outputs, under the batch's folder, by the single job's saver; its first line of text kept. */
-  private async save(item: BatchItem, job: Job): Promise<string[]> {
+  /** A completed job's outputs, under the batch's folder, by the single job's saver; the first line of its text. */
+  private async save(item: BatchItem, job: Job): Promise<SavedBatchOutputs> {
     const secrets = this.o.secrets();
     const parts = parseOutputs(job.output, { secrets });
     const text = parts.find((p) => p.kind === 'text' || p.kind === 'transcript');
-    if (text && 'text' in text) this.firstLines.set(item.index, text.text.trim().split('\n')[0]!.slice(0, 200));
+    const firstLine = text && 'text' in text ? text.text.trim().split('\n')[0]!.slice(0, 200) : undefined;
     const saved = await saveJobOutputs({
       dir: this.o.dir,
       endpointId: this.endpointId,
@@ -221,6 +216,6 @@ export class BatchSession implements vscode.Disposable {
       downloadTimeoutMs: this.o.outputs.downloadTimeoutMs(),
       secrets,
     });
-    return saved.files.map((f) => f.path);
+    return { files: saved.files.map((f) => f.path), ...(firstLine !== undefined ? { firstLine } : {}) };
   }
 }

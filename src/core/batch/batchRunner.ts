@@ -14,7 +14,7 @@ import { BatchRows } from './batchRows';
 import { BatchGuards, type GuardLimits } from './guards';
 import { followBatchJob } from './followBatchJob';
 import type { PricePerSecond } from '../cost/jobCost';
-import { FAILED_STATUSES, jobEnd } from './jobEnd';
+import { FAILED_STATUSES, jobEnd, type SavedBatchOutputs } from './jobEnd';
 import { countPhases, type ManifestState, type ManifestWriter } from './manifestFile';
 import type { JobRow, ManifestHeader, RowPhase } from './manifestFormat';
 import { retryableOnService } from './retryRoute';
@@ -42,8 +42,8 @@ export interface BatchRunnerOptions {
   guards?: GuardLimits;
   clock?: Clock;
   onEvent?: (e: BatchEvent) => void;
-  /** Saves a COMPLETED job's outputs (the editor's saveOutputs, under the batch folder); returns the files. */
-  saveOutputs?: (item: BatchItem, job: Job) => Promise<string[]>;
+  /** Saves a COMPLETED job's outputs (the editor's saveOutputs, under the batch folder): the files, the first line. */
+  saveOutputs?: (item: BatchItem, job: Job) => Promise<SavedBatchOutputs>;
   wait?: Pick<WaitOptions, 'durations' | 'routeSupport' | 'statusSyncWaitMs'>;
   /** Between two follows of a job while the service does not answer (default 2 s). */
   retryMs?: number;

@@ -7,6 +7,7 @@ export { ManifestWriter, readManifest, readManifestText, endsFinished, countPhas
 export { MANIFEST_FILE, MANIFEST_VERSION, ROW_PHASES, type JobRow, type ManifestHeader, type RowPhase, type BatchEventLine } from './manifestFormat';
 export { rowsToCsv } from './manifestCsv';
 export { BatchRunner, type BatchEvent, type BatchRunnerOptions } from './batchRunner';
+export { type SavedBatchOutputs } from './jobEnd';
 export { type PauseReason, type WaitReason } from './batchGate';
 export { type GuardLimits, type GuardTrip } from './guards';
 export { defaultConcurrency } from './concurrency';

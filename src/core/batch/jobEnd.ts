@@ -9,6 +9,12 @@ import type { JobRow } from './manifestFormat';
 
 export const FAILED_STATUSES: ReadonlySet<string> = new Set(['FAILED', 'TIMED_OUT', 'REJECTED']);
 
+/** What the editor's saver kept of a completed job: its files, and the first line of its text answer if any. */
+export interface SavedBatchOutputs {
+  files: string[];
+  firstLine?: string;
+}
+
 export interface JobEnd {
   change: Partial<JobRow>;
   /** What it cost (0 when unknown), for the spend guard. */
@@ -27,21 +33,22 @@ export async function jobEnd(
   item: BatchItem,
   endedAt: number,
   price: PricePerSecond | undefined,
-  saveOutputs: ((item: BatchItem, job: Job) => Promise<string[]>) | undefined,
+  saveOutputs: ((item: BatchItem, job: Job) => Promise<SavedBatchOutputs>) | undefined,
 ): Promise<JobEnd> {
   const cost = jobCost(job, price);
   let error = errorText(job.error);
   let outputs: string[] | undefined;
+  let firstLine: string | undefined;
   if (job.status === 'COMPLETED' && saveOutputs) {
     try {
-      outputs = await saveOutputs(item, job);
+      ({ files: outputs, firstLine } = await saveOutputs(item, job));
     } catch (e) {
       error = `The outputs were not saved: ${e instanceof Error ? e.message : String(e)}`;
     }
   }
   const usd = cost.kind === 'unknown' ? undefined : cost.usd;
   return {
-    change: { phase: 'ended', status: job.status, delayTime: job.delayTime, executionTime: job.executionTime, endedAt, cost: savedCost(cost), outputs, error },
+    change: { phase: 'ended', status: job.status, delayTime: job.delayTime, executionTime: job.executionTime, endedAt, cost: savedCost(cost), outputs, firstLine, error },
     usd: usd ?? 0,
     failed: FAILED_STATUSES.has(job.status),
   };

@@ -3,7 +3,7 @@
 // the usual defence against CSV injection.
 import type { JobRow } from './manifestFormat';
 
-const COLUMNS = ['index', 'file', 'line', 'sweep', 'jobId', 'phase', 'status', 'delayMs', 'executionMs', 'costUsd', 'costKind', 'outputs', 'error'] as const;
+const COLUMNS = ['index', 'file', 'line', 'sweep', 'jobId', 'phase', 'status', 'delayMs', 'executionMs', 'costUsd', 'costKind', 'outputs', 'firstLine', 'error'] as const;
 
 function cell(value: unknown): string {
   if (value === undefined || value === null) return '';
@@ -19,7 +19,7 @@ export function rowsToCsv(rows: Iterable<JobRow>): string {
     lines.push(
       [
         r.index, r.ref.file, r.ref.line, r.ref.sweep, r.jobId, r.phase, r.status, r.delayTime, r.executionTime,
-        r.cost?.usd, r.cost?.kind, r.outputs?.join(' '), r.error,
+        r.cost?.usd, r.cost?.kind, r.outputs?.join(' '), r.firstLine, r.error,
       ].map(cell).join(','),
     );
   }

@@ -70,6 +70,8 @@ export const JobRow = z.looseObject({
   executionTime: z.optional(z.number()),
   cost: z.optional(ManifestCost),
   outputs: z.optional(z.array(z.string())),
+  /** The first line of its text answer (at most 200 characters): the table shows it after a resume too. */
+  firstLine: z.optional(z.string()),
   error: z.optional(z.string()),
   /** How many times the service was asked to retry this job (/retry). */
   retries: z.optional(z.int()),

@@ -28,7 +28,7 @@ describe('batch rows as the panel shows them', () => {
   });
 
   test('times in the one duration format; a cost says whether it is an estimate, and how it was made', () => {
-    const v = rowView(row(3, { phase: 'ended', status: 'COMPLETED', delayTime: 340, executionTime: 1750, cost: { kind: 'estimate', usd: 0.000542, how: 'estimate: 1.75 s x ...' } }), 'Once upon a time\nthere was');
+    const v = rowView(row(3, { phase: 'ended', status: 'COMPLETED', delayTime: 340, executionTime: 1750, cost: { kind: 'estimate', usd: 0.000542, how: 'estimate: 1.75 s x ...' }, firstLine: 'Once upon a time' }));
     assert.equal(v.delayText, '340 ms');
     assert.equal(v.executionText, '1.7 s');
     assert.equal(v.costText, '$0.00054 est.');
@@ -59,7 +59,7 @@ describe('batch rows as the panel shows them', () => {
     assert.equal(thumbnailFile([inDir('output.txt'), inDir('job.json'), inDir('audio-1.wav'), inDir('video-1.mp4')], dir), undefined);
     assert.equal(thumbnailFile([path.join(dir, '..', 'b2', 'x.png'), path.join(path.sep, 'etc', 'x.png')], dir), undefined, 'outside the folder the panel may read');
     assert.equal(thumbnailFile(undefined, dir), undefined);
-    const v = rowView(row(0, { phase: 'ended', status: 'COMPLETED' }), undefined, 'https://file+.vscode-resource.vscode-cdn.net/w/x.png');
+    const v = rowView(row(0, { phase: 'ended', status: 'COMPLETED' }), 'https://file+.vscode-resource.vscode-cdn.net/w/x.png');
     assert.equal(v.thumbnail, 'https://file+.vscode-resource.vscode-cdn.net/w/x.png');
     assert.ok(BatchRowView.safeParse(v).success);
     assert.equal(BatchRowView.safeParse({ ...v, thumbnail: 42 }).success, false, 'a thumbnail is a string or nothing');

@@ -13,12 +13,16 @@ import { saveJobOutputs } from '../../../src/core/outputs/saveOutputs';
 import { parseOutputs } from '../../../src/core/outputs/outputs';
 import type { BatchItem } from '../../../src/core/batch/batchInputs';
 import type { Job } from '../../../src/core/schemas';
+import type { SavedBatchOutputs } from '../../../src/core/batch/jobEnd';
 
 describe('a batch from files to saved outputs', async () => {
   const rig = await startRig();
-  const saver = (folder: string) => async (item: BatchItem, job: Job): Promise<string[]> => {
-    const saved = await saveJobOutputs({ dir: join(folder, String(item.index)), endpointId: 'x', job, input: item.input, inputFile: item.ref.file, parts: parseOutputs(job.output), download: false, maxDownloadBytes: 1e6, downloadTimeoutMs: 5000 });
-    return [saved.jobJsonPath, ...saved.files.map((f) => f.path)];
+  // As the editor's saver does (src/batch/batchSession.ts): the files, and the first line of a text answer.
+  const saver = (folder: string) => async (item: BatchItem, job: Job): Promise<SavedBatchOutputs> => {
+    const parts = parseOutputs(job.output);
+    const saved = await saveJobOutputs({ dir: join(folder, String(item.index)), endpointId: 'x', job, input: item.input, inputFile: item.ref.file, parts, download: false, maxDownloadBytes: 1e6, downloadTimeoutMs: 5000 });
+    const text = parts.find((p) => p.kind === 'text');
+    return { files: [saved.jobJsonPath, ...saved.files.map((f) => f.path)], ...(text && 'text' in text ? { firstLine: text.text.split('\n')[0]! } : {}) };
   };
 
   test('a sweep file on an LLM endpoint: every combination run, its text and job.json saved, the rows naming them', async () => {
@@ -35,6 +39,7 @@ describe('a batch from files to saved outputs', async () => {
       assert.equal(row.status, 'COMPLETED');
       assert.ok(row.outputs && row.outputs.length >= 1 && row.outputs.every((p) => existsSync(p)), JSON.stringify(row.outputs));
       assert.ok(row.ref.sweep && 'prompt' in row.ref.sweep);
+      assert.ok(row.firstLine && row.firstLine.length > 0, 'the first line of the answer is in the manifest (shown after a resume)');
     }
     assert.equal(rig.accepted('chat'), 4);
     assert.match(rowsToCsv(rows.values()).split('\r\n')[1]!, /^0,.*sweep\.input\.json,,"\{""sampling_params\.max_tokens"":3,""prompt"":""a b""\}",/);

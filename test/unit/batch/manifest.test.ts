@@ -117,12 +117,12 @@ describe('manifest', () => {
   test('CSV: one row per job in index order, quoted where needed, formulas defused', () => {
     const csv = rowsToCsv([
       row(1, 'ended', { status: 'FAILED', error: '=HYPERLINK("x")', executionTime: 1200 }),
-      row(0, 'ended', { status: 'COMPLETED', ref: { file: 'a,b.json', sweep: { seed: 1 } }, cost: { kind: 'reported', usd: 0.02, how: '' }, outputs: ['o/1.png', 'o/2.png'] }),
+      row(0, 'ended', { status: 'COMPLETED', ref: { file: 'a,b.json', sweep: { seed: 1 } }, cost: { kind: 'reported', usd: 0.02, how: '' }, outputs: ['o/1.png', 'o/2.png'], firstLine: '+1 says the model' }),
     ]);
     const lines = csv.split('\r\n');
-    assert.equal(lines[0], 'index,file,line,sweep,jobId,phase,status,delayMs,executionMs,costUsd,costKind,outputs,error');
-    assert.equal(lines[1], '0,"a,b.json",,"{""seed"":1}",,ended,COMPLETED,,,0.02,reported,o/1.png o/2.png,');
-    assert.equal(lines[2], '1,in1.input.json,,,,ended,FAILED,,1200,,,,"\'=HYPERLINK(""x"")"');
+    assert.equal(lines[0], 'index,file,line,sweep,jobId,phase,status,delayMs,executionMs,costUsd,costKind,outputs,firstLine,error');
+    assert.equal(lines[1], '0,"a,b.json",,"{""seed"":1}",,ended,COMPLETED,,,0.02,reported,o/1.png o/2.png,\'+1 says the model,', 'a model\'s answer is defused too');
+    assert.equal(lines[2], '1,in1.input.json,,,,ended,FAILED,,1200,,,,,"\'=HYPERLINK(""x"")"');
     assert.equal(lines[3], '');
   });
 });
