@@ -44,6 +44,7 @@ const ROWS = [
   ['batch.requestsPerJob', 'the same batch: status requests per job (long poll), against the loop\'s', 'at most 1.5 requests (issue 23)'],
   ['batch.hostHeapGrowth10k', 'the extension host\'s heap growth (after gc) over a 10,000-job batch with its panel open, against a 1,000-job one', 'at most 3x (issue 23)'],
   ['batch.hostEventLoopDelayMax', 'the extension host\'s worst event-loop delay while the 10,000-job batch runs', 'at most 50 ms (issue 23)'],
+  ['batch.hostEventLoopDelayP99', 'the same: the 99th percentile of the event-loop delay', ''],
   ['batch.resumeLoss', 'a batch of 150 jobs in a real VS Code, its extension host SIGKILLed when a third were accepted, the window reloaded, the batch resumed: jobs lost + jobs submitted twice, counted on the emulator', '0 (issue 23)'],
   ['batch.resumeLoss.unknownRows', 'the same: rows the manifest left "unknown" (killed between the submitting line and the /run answer; not resent by design, their jobs exist on the service)', ''],
   ['worker.coldStart', 'your own handler under the emulator: cold start (process start to first job take)', ''],

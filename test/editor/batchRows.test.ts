@@ -119,7 +119,7 @@ suite('batch rows', () => {
     const csv = await eventually(() => (fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : undefined), 'the CSV to be written');
     const lines = csv.split('\r\n');
     assert.equal(lines.pop(), '', 'every line ends with CRLF');
-    assert.equal(lines[0], 'index,file,line,sweep,jobId,phase,status,delayMs,executionMs,costUsd,costKind,outputs,error');
+    assert.equal(lines[0], 'index,file,line,sweep,jobId,phase,status,delayMs,executionMs,costUsd,costKind,outputs,firstLine,error');
     assert.equal(lines.length, 4, 'a header and one line per job');
     session.rows().forEach((r, i) => {
       const line = lines[i + 1]!;
