@@ -52,7 +52,6 @@ export interface BatchRunnerOptions {
 }
 
 type Work = { index: number; action: 'submit' | 'follow' | 'retry' };
-
 export class BatchRunner {
   private readonly clock: Clock;
   private readonly rows: BatchRows;
