@@ -4,7 +4,7 @@
 // panel and the progress notification listen; nothing here draws.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BatchRunner, countPhases, rowsToCsv, type BatchEvent, type BatchItem, type SavedBatchOutputs, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
+import { BatchRunner, rowsToCsv, type BatchTally, type BatchEvent, type BatchItem, type SavedBatchOutputs, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
 import { billedAmount, type BilledAmount, type PricePerSecond } from '../core/cost';
 import { parseOutputs } from '../core/outputs/outputs';
 import { saveJobOutputs } from '../core/outputs/saveOutputs';
@@ -12,6 +12,7 @@ import type { JobDurationModel } from '../core/jobs';
 import type { Job } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import type { JobOutputSettings } from '../jobs/jobOutputs';
+
 
 export interface BatchSessionOptions {
   /** The batch's folder (manifest, outputs). */
@@ -30,9 +31,6 @@ export interface BatchSessionOptions {
   /** The editor's learned durations: batch jobs are followed as single jobs are, and teach it too. */
   durations?: JobDurationModel;
 }
-
-/** A phase that still needs the batch (to send it or to see its end). */
-const OPEN_PHASES = new Set(['pending', 'submitting', 'active']);
 
 export class BatchSession implements vscode.Disposable {
   readonly runner: BatchRunner;
@@ -95,11 +93,14 @@ export class BatchSession implements vscode.Disposable {
 
   /** No job of the batch is still to send or to follow. */
   get finished(): boolean {
-    return !this.rows().some((r) => OPEN_PHASES.has(r.phase));
+    const t = this.tally();
+    // Not sent (pending) and running (submitting, active) are the phases that still need the batch.
+    return t.notSent === 0 && t.running === 0;
   }
 
-  counts(): Record<string, number> {
-    return countPhases({ rows: new Map(this.rows().map((r) => [r.index, r])) });
+  /** The counts and the spend, kept by the runner's rows as they change. */
+  tally(): Readonly<BatchTally> {
+    return this.runner.tally;
   }
 
   /** Starts (or resumes) the batch; resolves once nothing is left to send or follow. */

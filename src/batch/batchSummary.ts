@@ -1,42 +1,21 @@
 // The batch in one line of words, for the panel's header and the progress notification: how many jobs are done,
 // running, not sent, failed; what the batch has cost so far (labelled as an estimate when any part of it is one).
+import type { BatchTally } from '../core/batch';
+import type { BilledAmount } from '../core/cost';
 import type { BatchSummary } from './batchProtocol';
-import type { BatchSession } from './batchSession';
 
-const FAILED = new Set(['FAILED', 'TIMED_OUT', 'REJECTED']);
-
-export interface BatchTally {
-  total: number;
-  ended: number;
-  running: number;
-  notSent: number;
-  failed: number;
-  cancelled: number;
-  unknown: number;
-  usd: number;
-  estimated: boolean;
+/** What the summary reads of a batch (a BatchSession; named here so this file needs no import of it). */
+export interface SummarySource {
+  o: { title: string };
+  endpointId: string;
+  notice: string | undefined;
+  billed: BilledAmount | undefined;
+  runner: { paused: unknown };
+  running: boolean;
+  tally(): Readonly<BatchTally>;
 }
 
-export function tally(session: Pick<BatchSession, 'rows'>): BatchTally {
-  const t: BatchTally = { total: 0, ended: 0, running: 0, notSent: 0, failed: 0, cancelled: 0, unknown: 0, usd: 0, estimated: false };
-  for (const r of session.rows()) {
-    t.total++;
-    if (r.phase === 'ended') t.ended++;
-    else if (r.phase === 'active' || r.phase === 'submitting') t.running++;
-    else if (r.phase === 'pending') t.notSent++;
-    else if (r.phase === 'skipped') t.cancelled++;
-    else t.unknown++;
-    if (r.phase === 'ended' && FAILED.has(r.status ?? '')) t.failed++;
-    if (r.phase === 'ended' && r.status === 'CANCELLED') t.cancelled++;
-    if (r.cost?.usd !== undefined) {
-      t.usd += r.cost.usd;
-      if (r.cost.kind === 'estimate') t.estimated = true;
-    }
-  }
-  return t;
-}
-
-export function countsText(t: BatchTally): string {
+export function countsText(t: Readonly<BatchTally>): string {
   const parts = [`${t.ended} of ${t.total} ended`];
   if (t.running) parts.push(`${t.running} running`);
   if (t.notSent) parts.push(`${t.notSent} not sent`);
@@ -46,12 +25,13 @@ export function countsText(t: BatchTally): string {
   return parts.join(' · ');
 }
 
-export function spentText(t: BatchTally): string {
-  return `Cost so far: $${t.usd.toFixed(4)}${t.estimated ? ' (estimate)' : ''}`;
+export function spentText(t: Readonly<BatchTally>): string {
+  // max(0): float rounding as costs are taken away must never show "-0.0000".
+  return `Cost so far: $${Math.max(0, t.usd).toFixed(4)}${t.estimated > 0 ? ' (estimate)' : ''}`;
 }
 
-export function summaryOf(session: BatchSession): BatchSummary {
-  const t = tally(session);
+export function summaryOf(session: SummarySource): BatchSummary {
+  const t = session.tally();
   const notice = session.notice;
   return {
     title: `${session.o.title} on ${session.endpointId}`,

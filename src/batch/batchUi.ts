@@ -9,7 +9,7 @@ import type { HistoryStore } from '../history/historyStore';
 import { BatchPanel, type BatchPanelActions } from './batchPanel';
 import { recordOfRow } from './batchJobRecord';
 import type { BatchSession } from './batchSession';
-import { countsText, spentText, tally } from './batchSummary';
+import { countsText, spentText } from './batchSummary';
 
 export interface BatchUiDeps {
   extensionUri: vscode.Uri;
@@ -72,7 +72,7 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
       token.onCancellationRequested(() => this.cancel(session));
       let shown = 0;
       const update = (): void => {
-        const t = tally(session);
+        const t = session.tally();
         const done = t.ended + t.cancelled + t.unknown;
         const notice = session.notice;
         progress.report({ increment: t.total ? ((done - shown) / t.total) * 100 : 0, message: `${countsText(t)} · ${spentText(t)}${notice ? ` · ${notice}` : ''}` });
@@ -88,7 +88,7 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
       } finally {
         clearInterval(timer);
       }
-      const t = tally(session);
+      const t = session.tally();
       if (session.finished) void vscode.window.showInformationMessage(`Batch ${session.o.title} on ${session.endpointId}: ${countsText(t)}. ${spentText(t)}.`);
       if (session.finished) void this.askAboutUnknown(session);
     });

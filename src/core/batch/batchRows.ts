@@ -3,10 +3,13 @@
 // batch job's state is set, so when the job life (src/core/jobs/, issue 22) lands, a row becomes a view of it here.
 import type { ManifestWriter } from './manifestFile';
 import type { JobRow } from './manifestFormat';
+import { countRow, emptyTally, type BatchTally } from './batchTally';
 import type { Clock } from '../http/clock';
 
 export class BatchRows {
   private readonly rows = new Map<number, JobRow>();
+  /** The counts and spend of `rows`, changed with it (never ahead or behind it, even while a line is written). */
+  readonly tally: BatchTally = emptyTally();
 
   constructor(
     private readonly manifest: ManifestWriter,
@@ -16,7 +19,7 @@ export class BatchRows {
 
   /** Takes a row as it is (a new batch's pending rows, a resumed batch's last lines), without writing. */
   adopt(row: JobRow): void {
-    this.rows.set(row.index, row);
+    this.set(row);
   }
 
   get(index: number): JobRow {
@@ -33,9 +36,16 @@ export class BatchRows {
   async update(index: number, change: Partial<Omit<JobRow, 'type' | 'index' | 'at'>>): Promise<JobRow> {
     const next: JobRow = { ...this.get(index), ...change, at: this.clock.now() };
     for (const key of Object.keys(next) as (keyof JobRow)[]) if (next[key] === undefined) delete next[key];
-    this.rows.set(index, next);
+    this.set(next);
     await this.manifest.write(next);
     this.onRow(next);
     return next;
+  }
+
+  private set(row: JobRow): void {
+    const previous = this.rows.get(row.index);
+    if (previous) countRow(this.tally, previous, -1);
+    countRow(this.tally, row, 1);
+    this.rows.set(row.index, row);
   }
 }

@@ -11,6 +11,7 @@ import { cancelJob, retryJob } from '../jobs/jobControl';
 import type { BatchItem } from './batchInputs';
 import { BatchGate, type PauseReason, type WaitReason } from './batchGate';
 import { BatchRows } from './batchRows';
+import type { BatchTally } from './batchTally';
 import { BatchGuards, type GuardLimits } from './guards';
 import { followBatchJob } from './followBatchJob';
 import type { PricePerSecond } from '../cost/jobCost';
@@ -18,6 +19,7 @@ import { FAILED_STATUSES, jobEnd, type SavedBatchOutputs } from './jobEnd';
 import { countPhases, type ManifestState, type ManifestWriter } from './manifestFile';
 import type { JobRow, ManifestHeader, RowPhase } from './manifestFormat';
 import { retryableOnService } from './retryRoute';
+import { startRows, type Work } from './startRows';
 import { classifySubmitFailure } from './submitOutcome';
 
 export type BatchEvent =
@@ -51,7 +53,6 @@ export interface BatchRunnerOptions {
   probeMs?: number;
 }
 
-type Work = { index: number; action: 'submit' | 'follow' | 'retry' };
 export class BatchRunner {
   private readonly clock: Clock;
   private readonly rows: BatchRows;
@@ -89,23 +90,7 @@ export class BatchRunner {
     }
     if (!prior?.header) await this.o.manifest.write(this.o.header);
     this.unlisten ??= this.gate.forwardClientWaits();
-    for (const item of items) {
-      const old = prior?.rows.get(item.index);
-      if (!old) {
-        this.rows.adopt({ type: 'job', index: item.index, ref: { ...item.ref }, digest: item.digest, phase: 'pending', at: this.clock.now() });
-        await this.rows.update(item.index, {});
-        this.work.push({ index: item.index, action: 'submit' });
-        continue;
-      }
-      this.rows.adopt(old);
-      if (old.cost?.usd !== undefined) this.guards.addPrior(old.cost.usd, old.endedAt ?? old.at);
-      if (old.phase === 'pending') this.work.push({ index: item.index, action: 'submit' });
-      else if (old.phase === 'active') this.work.push({ index: item.index, action: 'follow' });
-      else if (old.phase === 'submitting') {
-        // The batch stopped between writing "submitting" and reading the answer: the job may exist. Never resent.
-        await this.rows.update(item.index, { phase: 'unknown', error: 'The batch stopped while this job\'s /run was on its way; it may have been created. It is not resent unless you choose to.' });
-      }
-    }
+    this.work.push(...(await startRows(this.rows, this.guards, items, prior, () => this.clock.now())));
     this.ensureSlots();
     return this.whenIdle();
   }
@@ -126,6 +111,11 @@ export class BatchRunner {
 
   rowList(): JobRow[] {
     return [...this.rows.all()];
+  }
+
+  /** The counts and spend of the rows, kept as they change (read it; do not change it). */
+  get tally(): Readonly<BatchTally> {
+    return this.rows.tally;
   }
 
   pause(message = 'Paused.'): void {

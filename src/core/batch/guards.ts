@@ -27,6 +27,9 @@ function limitText(limit: number): string {
 export class BatchGuards {
   private spent = 0;
   private readonly recent: Array<{ at: number; usd: number }> = [];
+  /** The sum of `recent`, kept as jobs enter and leave the hour: summing it at every job's end was quadratic
+   *  (a 10,000-job batch spent ~0.6 s of the extension host in it). */
+  private recentUsd = 0;
   private streak: string[] = [];
 
   constructor(private limits: GuardLimits) {}
@@ -53,13 +56,18 @@ export class BatchGuards {
   addPrior(usd: number, at: number): void {
     this.spent += usd;
     this.recent.push({ at, usd });
+    this.recentUsd += usd;
   }
 
   /** A job ended: its cost (0 when unknown) and whether it failed (with its error). */
   noteEnd(at: number, usd: number, failed: boolean, error: string | undefined): GuardTrip | undefined {
     this.spent += usd;
     this.recent.push({ at, usd });
-    while (this.recent.length > 0 && this.recent[0]!.at <= at - HOUR_MS) this.recent.shift();
+    this.recentUsd += usd;
+    let drop = 0;
+    while (drop < this.recent.length && this.recent[drop]!.at <= at - HOUR_MS) this.recentUsd -= this.recent[drop++]!.usd;
+    // One splice for all that left the hour (shift() one at a time moves the whole array each time).
+    if (drop > 0) this.recent.splice(0, drop);
     this.streak = failed ? [...this.streak, error ?? 'no error message'] : [];
     const { maxUsd, maxUsdPerHour, failureStreak } = this.limits;
     if (failureStreak && this.streak.length >= failureStreak) {
@@ -69,7 +77,8 @@ export class BatchGuards {
     if (maxUsd !== undefined && this.spent >= maxUsd) {
       return { kind: 'spend', spentUsd: this.spent, message: `The batch has cost about $${this.spent.toFixed(4)}, over its limit of ${limitText(maxUsd)}.` };
     }
-    const hour = this.recent.reduce((sum, r) => sum + r.usd, 0);
+    // Never below 0 from float rounding as amounts leave.
+    const hour = Math.max(0, this.recentUsd);
     if (maxUsdPerHour !== undefined && hour >= maxUsdPerHour) {
       return { kind: 'spendPerHour', lastHourUsd: hour, message: `The batch has cost about $${hour.toFixed(4)} in the last hour, over the limit of ${limitText(maxUsdPerHour)} per hour.` };
     }

@@ -6,6 +6,7 @@ export { estimateBatchCost, type CostRange, type CostRangeInput } from './costRa
 export { ManifestWriter, readManifest, readManifestText, endsFinished, countPhases, changedInputs, type ManifestState, type ManifestProblem } from './manifestFile';
 export { MANIFEST_FILE, MANIFEST_VERSION, ROW_PHASES, type JobRow, type ManifestHeader, type RowPhase, type BatchEventLine } from './manifestFormat';
 export { rowsToCsv } from './manifestCsv';
+export { countRow, emptyTally, tally, type BatchTally } from './batchTally';
 export { BatchRunner, type BatchEvent, type BatchRunnerOptions } from './batchRunner';
 export { type SavedBatchOutputs } from './jobEnd';
 export { type PauseReason, type WaitReason } from './batchGate';

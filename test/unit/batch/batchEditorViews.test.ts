@@ -8,10 +8,11 @@ import { JobDurationModel, durationKey } from '../../../src/core/jobs/durationMo
 import * as path from 'node:path';
 import { rowView, inputSummary } from '../../../src/batch/batchRowView';
 import { thumbnailFile } from '../../../src/batch/batchThumbnail';
-import { countsText, spentText, tally } from '../../../src/batch/batchSummary';
+import { countsText, spentText } from '../../../src/batch/batchSummary';
+import { countRow, tally } from '../../../src/core/batch/batchTally';
 import { planBatch, rangeText } from '../../../src/batch/batchPlanning';
 import { BatchRowView, HostMessage } from '../../../src/batch/batchProtocol';
-import { startRig } from './batchHarness';
+import { inputs, startRig } from './batchHarness';
 
 const base = { type: 'job' as const, digest: 'd', at: 1 };
 const row = (index: number, extra: Partial<JobRow>): JobRow => ({ ...base, index, ref: { file: '/w/in.input.json' }, phase: 'pending', ...extra });
@@ -77,9 +78,39 @@ describe('batch rows as the panel shows them', () => {
       row(2, { phase: 'active', status: 'IN_QUEUE' }),
       row(3, {}),
     ];
-    const t = tally({ rows: () => rows });
+    const t = tally(rows);
+    // Kept row by row as they change, the same: row 2 ends, then row 3 is sent.
+    const kept = tally(rows);
+    const change = (i: number, next: (typeof rows)[number]): void => {
+      countRow(kept, rows[i]!, -1);
+      countRow(kept, next, 1);
+      rows[i] = next;
+    };
     assert.equal(countsText(t), '2 of 4 ended · 1 running · 1 not sent · 1 failed');
     assert.equal(spentText(t), 'Cost so far: $0.0120 (estimate)');
+    change(2, row(2, { phase: 'ended', status: 'COMPLETED', cost: { kind: 'reported', usd: 0.001, how: '' } }));
+    change(3, row(3, { phase: 'active', status: 'IN_QUEUE' }));
+    assert.deepEqual(kept, tally(rows));
+    assert.equal(countsText(kept), '3 of 4 ended · 1 running · 1 failed');
+    change(1, row(1, { phase: 'active', status: 'IN_QUEUE', retries: 1 }));
+    assert.equal(spentText(kept), 'Cost so far: $0.0110', 'no estimate left once the estimated row is retried');
+  });
+
+  test('the runner\'s tally, kept as rows change, is the tally of its rows counted afresh', async () => {
+    const rig = await startRig();
+    const { runner } = await rig.runner('chat', inputs(6, (i) => (i % 3 === 1 ? { prompt: 7 } : { prompt: `hi ${i}`, sampling_params: { max_tokens: 3 } })), { concurrency: 2 });
+    const done = runner.start();
+    // Read while rows change too: a row set while its manifest line is being written is counted at once.
+    const seen: string[] = [];
+    while (seen.length < 3 || !seen.at(-1)!.startsWith('6 of 6')) {
+      assert.deepEqual({ ...runner.tally }, tally(runner.rowList()));
+      seen.push(countsText(runner.tally));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await done;
+    assert.equal(countsText(runner.tally), '6 of 6 ended · 2 failed');
+    await runner.retryFailed();
+    assert.deepEqual({ ...runner.tally }, tally(runner.rowList()), 'the same after Retry Failed moved rows back and on');
   });
 
   test('a page message with a row the protocol does not know is refused', () => {
