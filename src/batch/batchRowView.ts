@@ -22,36 +22,28 @@ function describeRow(row: JobRow, status: string): { text: string; live: boolean
   return { text: d.statusText, live: d.live };
 }
 
-function statusText(row: JobRow, status: string): string {
-  return describeRow(row, status).text;
-}
-
-/** When the moving job's attempt was sent, for the page's ticking "so far"; undefined once it ended or before it was sent. */
-export function liveSince(row: JobRow): number | undefined {
-  if (row.phase !== 'active' && row.phase !== 'submitting') return undefined;
-  const since = row.submittedAt ?? row.at;
-  return describeRow(row, row.phase === 'active' ? (row.status ?? 'IN_QUEUE') : LocalStatus.submitting).live ? since : undefined;
-}
-
-/** The row's status in words: the batch's phase where the service has no status for it (not sent, unknown...). */
-export function rowStatus(row: JobRow): { text: string; group: RowGroup } {
+/**
+ * The row's status in words (the batch's phase where the service has no status for it: not sent, unknown...),
+ * its filter group, and whether the job still moves (sent, in queue, in progress: its "so far" ticks).
+ */
+export function rowStatus(row: JobRow): { text: string; group: RowGroup; live: boolean } {
   switch (row.phase) {
     case 'pending':
-      return { text: row.error ? 'Not sent yet (waiting)' : 'Not sent yet', group: 'waiting' };
+      return { text: row.error ? 'Not sent yet (waiting)' : 'Not sent yet', group: 'waiting', live: false };
     case 'submitting':
-      return { text: statusText(row, LocalStatus.submitting), group: 'running' };
+      return { ...describeRow(row, LocalStatus.submitting), group: 'running' };
     case 'unknown':
-      return { text: 'Unknown (answer to /run lost)', group: 'failed' };
+      return { text: 'Unknown (answer to /run lost)', group: 'failed', live: false };
     case 'skipped':
-      return { text: 'Skipped (batch cancelled)', group: 'stopped' };
+      return { text: 'Skipped (batch cancelled)', group: 'stopped', live: false };
     case 'lost':
-      return { text: 'Lost (past retention)', group: 'failed' };
+      return { text: 'Lost (past retention)', group: 'failed', live: false };
     case 'active':
-      return { text: statusText(row, row.status ?? 'IN_QUEUE'), group: 'running' };
+      return { ...describeRow(row, row.status ?? 'IN_QUEUE'), group: 'running' };
     case 'ended': {
       const s = row.status ?? 'COMPLETED';
       const group: RowGroup = s === 'COMPLETED' ? 'completed' : s === 'CANCELLED' ? 'stopped' : 'failed';
-      return { text: s === 'REJECTED' ? 'Rejected (bad input)' : statusText(row, s), group };
+      return { text: s === 'REJECTED' ? 'Rejected (bad input)' : describeRow(row, s).text, group, live: false };
     }
   }
 }
@@ -67,8 +59,9 @@ export function inputSummary(ref: JobRow['ref']): string {
 
 /** `thumbnail`: the webview URI of the row's first saved image (the host makes it: see batchThumbnail.ts). */
 export function rowView(row: JobRow, thumbnail?: string): BatchRowView {
-  const { text, group } = rowStatus(row);
-  const since = liveSince(row);
+  const { text, group, live } = rowStatus(row);
+  // When the moving job's attempt was sent: the page ticks its "so far" from it.
+  const since = live ? (row.submittedAt ?? row.at) : undefined;
   const ms = (v: number | undefined): string => (v === undefined ? '' : formatDuration(v));
   const cost = row.cost;
   return {

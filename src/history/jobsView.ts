@@ -31,7 +31,8 @@ export class JobItem extends vscode.TreeItem {
     const duration = life.durationText ? ` · ${life.durationText}` : '';
     // The cost line in the batch row's words ("$0.00304 est."), blank when unknown; how it was made in the tooltip.
     const cost = shownCost(record.jobCost, record.cost);
-    const costWords = costText(cost) ? ` · ${costText(cost)}` : '';
+    const costLine = costText(cost);
+    const costWords = costLine ? ` · ${costLine}` : '';
     this.description = `${waiting}${life.statusText}${duration}${costWords} · ${formatWhen(record.submittedAt)}`;
     // A job whose outputs are being saved offers no "Stop waiting": the service already ended it.
     // Finished: `.retryable` for a FAILED / TIMED_OUT job the service knows (Retry), `.stopped` for one only no
@@ -45,7 +46,7 @@ export class JobItem extends vscode.TreeItem {
     tip.appendText(`${record.endpointId} · ${record.status}\n`);
     if (record.jobId) tip.appendText(`job ${record.jobId}\n`);
     tip.appendText(`${record.mode} · started ${new Date(record.submittedAt).toLocaleString()}\n`);
-    if (costWords) tip.appendText(`\nCost: ${costText(cost)}\n${costTooltip(cost)}\n`);
+    if (costLine) tip.appendText(`\nCost: ${costLine}\n${costTooltip(cost)}\n`);
     if (record.error) tip.appendText(`\n${record.error.slice(0, 500)}`);
     this.tooltip = tip;
     if (record.thumbnail) {
