@@ -172,10 +172,11 @@ function showSummary(s: BatchSummary): void {
   const notice = el('notice');
   notice.textContent = s.notice ?? '';
   notice.hidden = !s.notice;
-  el('pause').hidden = s.paused || !s.running;
-  el('resume').hidden = !s.paused;
-  (el('retry') as HTMLButtonElement).disabled = !s.hasFailed || s.running;
-  (el('cancel') as HTMLButtonElement).disabled = !s.running;
+  // What may be clicked is the batch's life's word (sent by the host), never worked out here.
+  el('pause').hidden = !s.canPause;
+  el('resume').hidden = !s.canResume;
+  (el('retry') as HTMLButtonElement).disabled = !s.canRetryFailed;
+  (el('cancel') as HTMLButtonElement).disabled = !s.canCancel;
 }
 
 function sortBy(key: BatchPanelState['sort']): void {

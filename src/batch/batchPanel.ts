@@ -58,6 +58,7 @@ export class BatchPanel implements vscode.Disposable {
     this.subscriptions.push(
       session.onDidChangeRow((row) => this.markDirty(row.index)),
       session.onDidChangeState(() => this.schedule()),
+      session.onDidChangeSnapshot(() => this.schedule()),
       this.panel.onDidDispose(() => this.dispose()),
     );
   }

@@ -53,10 +53,16 @@ export const BatchSummary = z.strictObject({
   billedHow: z.optional(z.string()),
   /** Why the batch waits or is paused, when it does. */
   notice: z.optional(z.string()),
+  /** The batch's life (core batchLife.ts): ready, sending, waiting, paused, cancelling, cancelled, finished. */
+  state: z.enum(['ready', 'sending', 'waiting', 'paused', 'cancelling', 'cancelled', 'finished']),
   paused: z.boolean(),
-  /** Jobs are still to be sent or followed. */
+  /** Jobs are still to be sent or followed, or wait for a resume. */
   running: z.boolean(),
-  hasFailed: z.boolean(),
+  /** Which buttons the batch's life allows now (a cancelled batch has no Resume; Retry Failed after a cancel). */
+  canPause: z.boolean(),
+  canResume: z.boolean(),
+  canCancel: z.boolean(),
+  canRetryFailed: z.boolean(),
 });
 export type BatchSummary = z.infer<typeof BatchSummary>;
 

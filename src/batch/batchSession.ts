@@ -4,7 +4,7 @@
 // panel and the progress notification listen; nothing here draws.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BatchRunner, rowsToCsv, type BatchTally, type BatchEvent, type BatchItem, type SavedBatchOutputs, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
+import { BatchRunner, rowsToCsv, type BatchTally, type BatchEvent, type BatchStateKind, type BatchItem, type SavedBatchOutputs, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
 import { billedAmount, type BilledAmount, type PricePerSecond } from '../core/cost';
 import { parseOutputs } from '../core/outputs/outputs';
 import { saveJobOutputs } from '../core/outputs/saveOutputs';
@@ -13,6 +13,27 @@ import type { Job } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import type { JobOutputSettings } from '../jobs/jobOutputs';
 
+
+/** How often the views' one reading of the batch is renewed while it changes (the panel's beat too). */
+export const SNAPSHOT_MS = 200;
+
+/**
+ * One reading of the batch, made once per beat, that every view of that beat shows (issue 27 item 6): the panel's
+ * header, the progress notification and a guard's question read the same numbers, never two countings a moment
+ * apart. What may be clicked comes from the batch's life (core batchLife.ts), not from flags of the views.
+ */
+export interface BatchSnapshot {
+  tally: Readonly<BatchTally>;
+  state: BatchStateKind;
+  /** Why the batch waits, is paused, or that it was cancelled; undefined while it just runs or once it finished. */
+  notice: string | undefined;
+  canPause: boolean;
+  canResume: boolean;
+  canCancel: boolean;
+  canRetryFailed: boolean;
+  /** Jobs are still to be sent or followed, or wait for a resume. */
+  active: boolean;
+}
 
 export interface BatchSessionOptions {
   /** The batch's folder (manifest, outputs). */
@@ -44,8 +65,11 @@ export class BatchSession implements vscode.Disposable {
   readonly onDidChangeState = this.stateEmitter.event;
   private readonly pauseEmitter = new vscode.EventEmitter<BatchEvent & { kind: 'paused' }>();
   readonly onDidPause = this.pauseEmitter.event;
-  private waitNotice: string | undefined;
-  private waitUntil = 0;
+  private readonly snapshotEmitter = new vscode.EventEmitter<BatchSnapshot>();
+  /** A new reading of the batch (at most once per SNAPSHOT_MS while it changes, and at once when a run ends). */
+  readonly onDidChangeSnapshot = this.snapshotEmitter.event;
+  private snap: BatchSnapshot;
+  private beat: ReturnType<typeof setTimeout> | undefined;
   private working = false;
   private currentLimits: GuardLimits;
   /** What the billing route said about the batch's hours, once it ended (undefined before, or if it could not say). */
@@ -69,6 +93,37 @@ export class BatchSession implements vscode.Disposable {
       saveOutputs: (item, job) => this.save(item, job),
       ...(o.durations ? { wait: { durations: o.durations } } : {}),
     });
+    this.snap = this.read();
+    this.runner.life.onChange(() => this.stateEmitter.fire());
+    this.onDidChangeRow(() => this.changed());
+    this.onDidChangeState(() => this.changed());
+  }
+
+  /** The reading every view of this beat shows. */
+  get snapshot(): BatchSnapshot {
+    return this.snap;
+  }
+
+  private changed(): void {
+    this.beat ??= setTimeout(() => this.renew(), SNAPSHOT_MS);
+  }
+
+  /** A new reading now (the end of a run: its last words must not wait for the beat). */
+  renew(): void {
+    if (this.beat) clearTimeout(this.beat);
+    this.beat = undefined;
+    this.snap = this.read();
+    this.snapshotEmitter.fire(this.snap);
+  }
+
+  private read(): BatchSnapshot {
+    const life = this.runner.life;
+    const t = this.runner.tally;
+    return {
+      tally: { ...t }, state: life.state.kind, notice: this.notice,
+      canPause: life.canPause, canResume: life.canResume, canCancel: life.canCancel, canRetryFailed: life.canRetryFailed(t.failed) && !this.working,
+      active: life.active || this.working,
+    };
   }
 
   get manifestPath(): string {
@@ -80,22 +135,22 @@ export class BatchSession implements vscode.Disposable {
     return this.working;
   }
 
-  /** Why the batch waits (a 429, the service down) or is paused, in words; undefined when it just runs. */
+  /** Why the batch waits (a 429, the service down), is paused or was cancelled, in words (its life's); undefined when it just runs. */
   get notice(): string | undefined {
-    const paused = this.runner.paused;
-    if (paused) return `Paused: ${paused.message}`;
-    return this.waitNotice && Date.now() < this.waitUntil ? this.waitNotice : undefined;
+    const s = this.runner.life.state;
+    if (s.kind === 'waiting') return Date.now() < s.until ? s.message : undefined;
+    if (s.kind === 'paused' || s.kind === 'cancelling' || s.kind === 'cancelled') return this.runner.life.words;
+    return undefined;
   }
 
   rows(): JobRow[] {
     return this.runner.rowList();
   }
 
-  /** No job of the batch is still to send or to follow. */
+  /** The batch has ended (finished, or cancelled): nothing is still to send or to follow. */
   get finished(): boolean {
-    const t = this.tally();
-    // Not sent (pending) and running (submitting, active) are the phases that still need the batch.
-    return t.notSent === 0 && t.running === 0;
+    const k = this.runner.life.state.kind;
+    return k === 'finished' || k === 'cancelled';
   }
 
   /** The counts and the spend, kept by the runner's rows as they change. */
@@ -151,6 +206,8 @@ export class BatchSession implements vscode.Disposable {
     this.rowEmitter.dispose();
     this.stateEmitter.dispose();
     this.pauseEmitter.dispose();
+    this.snapshotEmitter.dispose();
+    if (this.beat) clearTimeout(this.beat);
     void this.o.manifest.close();
   }
 
@@ -162,6 +219,7 @@ export class BatchSession implements vscode.Disposable {
     } finally {
       this.working = false;
       if (this.finished) await this.o.manifest.write({ type: 'event', at: Date.now(), event: 'finished' }).catch(() => undefined);
+      this.renew();
       this.stateEmitter.fire();
       if (this.finished) void this.readBilled();
     }
@@ -187,8 +245,6 @@ export class BatchSession implements vscode.Disposable {
         this.rowEmitter.fire(e.row);
         return;
       case 'wait':
-        this.waitNotice = e.message;
-        this.waitUntil = e.until;
         break;
       case 'paused':
         this.pauseEmitter.fire(e);

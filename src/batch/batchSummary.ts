@@ -1,47 +1,61 @@
-// The batch in one line of words, for the panel's header and the progress notification: how many jobs are done,
-// running, not sent, failed; what the batch has cost so far (labelled as an estimate when any part of it is one).
+// The batch in one line of words, for the panel's header, the progress notification and a guard's question, from
+// one reading of the batch (BatchSession.snapshot): how many jobs are done, running, not sent, failed; what the
+// batch has cost so far over every attempt (labelled as an estimate when any part of it is one).
 import type { BatchTally } from '../core/batch';
 import type { BilledAmount } from '../core/cost';
 import type { BatchSummary } from './batchProtocol';
+import type { BatchSnapshot } from './batchSession';
 
 /** What the summary reads of a batch (a BatchSession; named here so this file needs no import of it). */
 export interface SummarySource {
   o: { title: string };
   endpointId: string;
-  notice: string | undefined;
   billed: BilledAmount | undefined;
-  runner: { paused: unknown };
-  running: boolean;
-  tally(): Readonly<BatchTally>;
+  snapshot: BatchSnapshot;
 }
 
+/**
+ * "12 of 40 done · 9 completed · 3 cancelled · 28 running": every job is in exactly one part, so the parts add up
+ * to the total (issue 27 item 6: a cancelled job was counted as ended and as cancelled).
+ */
 export function countsText(t: Readonly<BatchTally>): string {
-  const parts = [`${t.ended} of ${t.total} ended`];
-  if (t.running) parts.push(`${t.running} running`);
-  if (t.notSent) parts.push(`${t.notSent} not sent`);
+  const parts = [`${t.done} of ${t.total} done`];
+  if (t.completed) parts.push(`${t.completed} completed`);
   if (t.failed) parts.push(`${t.failed} failed`);
   if (t.cancelled) parts.push(`${t.cancelled} cancelled`);
   if (t.unknown) parts.push(`${t.unknown} unknown or lost`);
+  if (t.running) parts.push(`${t.running} running`);
+  if (t.notSent) parts.push(`${t.notSent} not sent`);
   return parts.join(' · ');
 }
 
+/** "Cost so far: $0.0170 (estimate)": every attempt of every job, the one amount every view says. */
 export function spentText(t: Readonly<BatchTally>): string {
   // max(0): float rounding as costs are taken away must never show "-0.0000".
   return `Cost so far: $${Math.max(0, t.usd).toFixed(4)}${t.estimated > 0 ? ' (estimate)' : ''}`;
 }
 
+/** The notification's line: the same counts, amount and notice as the header of the same beat. */
+export function progressText(s: BatchSnapshot): string {
+  return `${countsText(s.tally)} · ${spentText(s.tally)}${s.notice ? ` · ${s.notice}` : ''}`;
+}
+
 export function summaryOf(session: SummarySource): BatchSummary {
-  const t = session.tally();
-  const notice = session.notice;
+  const s = session.snapshot;
+  const t = s.tally;
   return {
     title: `${session.o.title} on ${session.endpointId}`,
     total: t.total,
     counts: countsText(t),
     spent: spentText(t),
-    ...(notice ? { notice } : {}),
+    ...(s.notice ? { notice: s.notice } : {}),
     ...(session.billed ? { billed: `Billed: $${session.billed.usd.toFixed(4)}`, billedHow: session.billed.note } : {}),
-    paused: session.runner.paused !== undefined,
-    running: session.running,
-    hasFailed: t.failed > 0,
+    state: s.state,
+    paused: s.state === 'paused',
+    running: s.active,
+    canPause: s.canPause,
+    canResume: s.canResume,
+    canCancel: s.canCancel,
+    canRetryFailed: s.canRetryFailed,
   };
 }

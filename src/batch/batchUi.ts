@@ -9,7 +9,7 @@ import type { HistoryStore } from '../history/historyStore';
 import { BatchPanel, type BatchPanelActions } from './batchPanel';
 import { recordOfRow } from './batchJobRecord';
 import type { BatchSession } from './batchSession';
-import { countsText, spentText } from './batchSummary';
+import { countsText, progressText, spentText } from './batchSummary';
 
 export interface BatchUiDeps {
   extensionUri: vscode.Uri;
@@ -24,8 +24,6 @@ export const CANCEL_BATCH = 'Cancel Batch';
 export const EXPORT_TITLE = 'Export the Batch Table as CSV';
 export const SEND_AGAIN = 'Send Them Again';
 export const LEAVE_THEM = 'Leave Them';
-/** How often the progress notification's words are renewed. */
-const PROGRESS_MS = 500;
 
 export class BatchUi implements vscode.Disposable, BatchPanelActions {
   private readonly panels = new Map<BatchSession, BatchPanel>();
@@ -54,7 +52,7 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
     if (!this.opened.has(session)) {
       this.opened.set(session, new Set());
       this.subscriptions.push(
-        session.onDidPause((e) => void this.askOnPause(session, e.reason, e.message)),
+        session.onDidPause((e) => void this.askOnPause(session, e.reason, e.message, e.id)),
         session.onDidChangeRow((row) => {
           if (this.opened.get(session)?.has(row.index)) void this.d.history.upsert(recordOfRow(session, row));
         }),
@@ -71,14 +69,13 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Batch ${session.o.title}`, cancellable: true }, async (progress, token) => {
       token.onCancellationRequested(() => this.cancel(session));
       let shown = 0;
+      // The session's reading of this beat, the very one the panel's header shows (never a counting of its own).
       const update = (): void => {
-        const t = session.tally();
-        const done = t.ended + t.cancelled + t.unknown;
-        const notice = session.notice;
-        progress.report({ increment: t.total ? ((done - shown) / t.total) * 100 : 0, message: `${countsText(t)} · ${spentText(t)}${notice ? ` · ${notice}` : ''}` });
-        shown = done;
+        const s = session.snapshot;
+        progress.report({ increment: s.tally.total ? ((s.tally.done - shown) / s.tally.total) * 100 : 0, message: progressText(s) });
+        shown = s.tally.done;
       };
-      const timer = setInterval(update, PROGRESS_MS);
+      const listener = session.onDidChangeSnapshot(update);
       update();
       try {
         await work;
@@ -86,9 +83,9 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
         this.d.logger.error(e instanceof Error ? e : String(e));
         void vscode.window.showErrorMessage(`The batch stopped: ${e instanceof Error ? e.message : String(e)}`);
       } finally {
-        clearInterval(timer);
+        listener.dispose();
       }
-      const t = session.tally();
+      const t = session.snapshot.tally;
       if (session.finished) void vscode.window.showInformationMessage(`Batch ${session.o.title} on ${session.endpointId}: ${countsText(t)}. ${spentText(t)}.`);
       if (session.finished) void this.askAboutUnknown(session);
     });
@@ -143,12 +140,22 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
     })();
   }
 
-  /** A guard paused the batch: say why and offer the ways on. A pause from the panel needs no question. */
-  private async askOnPause(session: BatchSession, reason: string, message: string): Promise<void> {
-    if (reason === 'user') return;
+  /**
+   * A guard paused the batch: say why and offer the ways on, while that pause is still on (the batch's life says:
+   * a batch resumed, cancelled or finished meanwhile is asked nothing). A pause from the panel needs no question.
+   * The spend limit's question waits for the jobs already on the service to end, so the amount it names is the
+   * batch's cost, the one the header and the notification show from then on.
+   */
+  private async askOnPause(session: BatchSession, reason: string, message: string, id: number): Promise<void> {
+    if (reason === 'user' || reason === 'error') return;
     const spend = reason === 'spend' || reason === 'spendPerHour';
+    const life = session.runner.life;
+    if (spend) await untilSnapshot(session, (s) => s.tally.running === 0 || !life.mayAsk(id));
+    if (!life.mayAsk(id)) return;
     const choices = spend ? [RAISE_AND_RESUME, CANCEL_BATCH] : [RESUME, CANCEL_BATCH];
-    const choice = await vscode.window.showWarningMessage(`Batch ${session.o.title} paused: ${message}`, ...choices);
+    const cost = spend ? ` ${spentText(session.snapshot.tally)}.` : '';
+    const choice = await vscode.window.showWarningMessage(`Batch ${session.o.title} paused: ${message}${cost}`, ...choices);
+    if (!life.mayAsk(id)) return;
     if (choice === CANCEL_BATCH) this.cancel(session);
     else if (choice === RESUME) session.resume();
     else if (choice === RAISE_AND_RESUME) {
@@ -156,4 +163,16 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
       session.resume({ ...g, ...(g.maxUsd !== undefined ? { maxUsd: g.maxUsd * 2 } : {}), ...(g.maxUsdPerHour !== undefined ? { maxUsdPerHour: g.maxUsdPerHour * 2 } : {}) });
     }
   }
+}
+
+/** Resolves at the first reading of the batch (now, or a later beat) that passes `ok`. */
+function untilSnapshot(session: BatchSession, ok: (s: BatchSession['snapshot']) => boolean): Promise<void> {
+  if (ok(session.snapshot)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const listener = session.onDidChangeSnapshot((s) => {
+      if (!ok(s)) return;
+      listener.dispose();
+      resolve();
+    });
+  });
 }

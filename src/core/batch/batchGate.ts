@@ -7,10 +7,9 @@ import type { Clock } from '../http/clock';
 import { rateLimitWaitMs } from '../http/rateLimit';
 import type { ServiceClient } from '../service';
 import { setMaxListeners } from 'node:events';
+import type { BatchLife, PauseReason, WaitReason } from './batchLife';
 
-/** `error`: something on this machine failed (the manifest could not be written). */
-export type PauseReason = 'user' | 'spend' | 'spendPerHour' | 'failures' | 'auth' | 'error';
-export type WaitReason = 'rateLimited' | 'quota' | 'serviceDown';
+export type { PauseReason, WaitReason } from './batchLife';
 
 export interface GateListener {
   onWait(reason: WaitReason, until: number, message: string): void;
@@ -20,19 +19,22 @@ export interface GateListener {
 /** Between two probes of a service that is down. */
 export const SERVICE_DOWN_PROBE_MS = 2000;
 
+/**
+ * The mechanics of waiting before a /run. Whether the batch is paused or closed is the batch's life's (batchLife.ts):
+ * the gate asks it, and tells it of waits, so no flag of its own can disagree with what the panel shows.
+ */
 export class BatchGate {
-  private pausedFor: { reason: PauseReason; message: string } | undefined;
   private resumeWaiters: Array<() => void> = [];
   private holdUntil = 0;
   private down = false;
-  private closed = false;
-  private readonly abort = new AbortController();
+  private abort = new AbortController();
   private readonly lastAnnounced = new Map<WaitReason, number>();
 
   constructor(
     private readonly client: ServiceClient,
     private readonly endpointId: string,
     private readonly clock: Clock,
+    private readonly life: BatchLife,
     private readonly listener: GateListener,
     private readonly probeMs = SERVICE_DOWN_PROBE_MS,
   ) {
@@ -41,20 +43,18 @@ export class BatchGate {
   }
 
   get paused(): { reason: PauseReason; message: string } | undefined {
-    return this.pausedFor;
+    return this.life.paused;
   }
 
   /** Pauses submissions; the first reason stays until a resume (a second trip does not hide the first). */
   pause(reason: PauseReason, message: string): boolean {
-    if (this.pausedFor || this.closed) return false;
-    this.pausedFor = { reason, message };
+    if (!this.life.pause(reason, message)) return false;
     this.listener.onPause(reason, message);
     return true;
   }
 
   resume(): boolean {
-    if (!this.pausedFor) return false;
-    this.pausedFor = undefined;
+    if (!this.life.resume()) return false;
     this.release();
     return true;
   }
@@ -72,18 +72,24 @@ export class BatchGate {
     this.hold(this.probeMs, 'serviceDown', message);
   }
 
-  /** Wakes every waiter for good (the batch was cancelled): `pass` answers false from now on. */
+  /** Wakes every waiter (the batch was cancelled): `pass` answers false while the life says closed. */
   close(): void {
-    this.closed = true;
     this.abort.abort();
     this.release();
+  }
+
+  /** A new run after a cancel (Retry Failed): waits can be cut short again by the next cancel. */
+  reopen(): void {
+    if (!this.abort.signal.aborted) return;
+    this.abort = new AbortController();
+    setMaxListeners(0, this.abort.signal);
   }
 
   /** Waits until a submission may go out; false when the batch was cancelled meanwhile. */
   async pass(): Promise<boolean> {
     for (;;) {
-      if (this.closed) return false;
-      if (this.pausedFor) {
+      if (this.life.closed) return false;
+      if (this.life.paused) {
         await new Promise<void>((resolve) => this.resumeWaiters.push(resolve));
         continue;
       }
@@ -96,6 +102,8 @@ export class BatchGate {
         continue;
       }
       if (this.down && !(await this.probe())) continue;
+      if (this.life.closed) return false;
+      this.life.waited();
       return true;
     }
   }
@@ -116,7 +124,7 @@ export class BatchGate {
       this.down = false;
       return true;
     } catch (e) {
-      if (this.closed || e instanceof CancelledError) return false;
+      if (this.life.closed || e instanceof CancelledError) return false;
       if (e instanceof UnauthorizedError || e instanceof ForbiddenError) {
         this.pause('auth', e.message);
         return false;
@@ -151,6 +159,7 @@ export class BatchGate {
     // Many slots meet the same wait: it is said once (per kind, so a 429 does not hide the window behind it).
     if (until <= (this.lastAnnounced.get(reason) ?? 0)) return;
     this.lastAnnounced.set(reason, until);
+    this.life.wait(reason, until, message);
     this.listener.onWait(reason, until, message);
   }
 

@@ -2,56 +2,29 @@
 // end as a single job is, every change written to the manifest as it happens; Pause/Resume, Cancel (on the
 // service), Retry Failed, the spend and failure guards, and a resume that follows what was already sent.
 // The slots pull work from one list; a submission passes the gate (batchGate.ts) first, a follow never does.
+// What may happen next is the batch's life's (batchLife.ts): this file asks it, and tells it what happened.
 import { ForbiddenError, UnauthorizedError } from '../http/errors';
 import { systemClock, type Clock } from '../http/clock';
 import { isTerminalStatus, type Job } from '../schemas';
-import type { ServiceClient } from '../service';
-import type { WaitOptions } from '../jobs/waitForJob';
 import { cancelJob, retryJob } from '../jobs/jobControl';
-import type { BatchItem } from './batchInputs';
-import { BatchGate, type PauseReason, type WaitReason } from './batchGate';
+import { durationKey } from '../jobs/durationModel';
+import { BatchGate, type PauseReason } from './batchGate';
 import { BatchRows } from './batchRows';
 import type { BatchTally } from './batchTally';
-import { BatchGuards, type GuardLimits } from './guards';
+import { BatchGuards, nextJobUsd, type GuardLimits } from './guards';
+import { BatchLife } from './batchLife';
+import { watchBatchQueue, type QueueWatch } from './queueWatch';
+import { newAttempt } from './rowCost';
 import { followBatchJob } from './followBatchJob';
-import type { PricePerSecond } from '../cost/jobCost';
-import { FAILED_STATUSES, jobEnd, type SavedBatchOutputs } from './jobEnd';
-import { countPhases, type ManifestState, type ManifestWriter } from './manifestFile';
-import type { JobRow, ManifestHeader, RowPhase } from './manifestFormat';
+import { FAILED_STATUSES, jobEnd } from './jobEnd';
+import { countPhases } from './manifestFile';
+import type { JobRow } from './manifestFormat';
+import type { BatchEvent, BatchRunnerOptions } from './runnerOptions';
 import { retryableOnService } from './retryRoute';
 import { startRows, type Work } from './startRows';
-import { classifySubmitFailure } from './submitOutcome';
+import { submitRow } from './submission';
 
-export type BatchEvent =
-  | { kind: 'row'; row: JobRow }
-  | { kind: 'wait'; reason: WaitReason; until: number; message: string }
-  | { kind: 'paused'; reason: PauseReason; message: string }
-  | { kind: 'resumed' }
-  | { kind: 'idle'; counts: Record<RowPhase, number> };
-
-export interface BatchRunnerOptions {
-  client: ServiceClient;
-  endpointId: string;
-  /** Every input of the batch, by index (a resume expands the same sources again). */
-  items: readonly BatchItem[];
-  manifest: ManifestWriter;
-  /** Written first for a new batch; a resumed one has it in `prior`. */
-  header: ManifestHeader;
-  /** What the manifest said when the batch is resumed. */
-  prior?: ManifestState;
-  concurrency: number;
-  price?: PricePerSecond;
-  guards?: GuardLimits;
-  clock?: Clock;
-  onEvent?: (e: BatchEvent) => void;
-  /** Saves a COMPLETED job's outputs (the editor's saveOutputs, under the batch folder): the files, the first line. */
-  saveOutputs?: (item: BatchItem, job: Job) => Promise<SavedBatchOutputs>;
-  wait?: Pick<WaitOptions, 'durations' | 'routeSupport' | 'statusSyncWaitMs'>;
-  /** Between two follows of a job while the service does not answer (default 2 s). */
-  retryMs?: number;
-  /** Between two probes before sending again while the service is down (default SERVICE_DOWN_PROBE_MS). */
-  probeMs?: number;
-}
+export type { BatchEvent, BatchRunnerOptions } from './runnerOptions';
 
 export class BatchRunner {
   private readonly clock: Clock;
@@ -64,8 +37,12 @@ export class BatchRunner {
   private busy = 0;
   private unlisten: (() => void) | undefined;
   private idleWaiters: Array<() => void> = [];
-  private cancelled = false;
+  /** Slots on their way to a /run (between taking a submission and sending it): work still to send. */
+  private sending = 0;
   private readonly retryMs: number;
+  /** The batch's own life: sending, waiting, paused, cancelled, finished (batchLife.ts). */
+  readonly life = new BatchLife();
+  private readonly queue: QueueWatch | undefined;
 
   constructor(private readonly o: BatchRunnerOptions) {
     this.clock = o.clock ?? systemClock;
@@ -73,13 +50,15 @@ export class BatchRunner {
     const emit = (e: BatchEvent): void => o.onEvent?.(e);
     this.rows = new BatchRows(o.manifest, this.clock, (row) => emit({ kind: 'row', row }));
     this.guards = new BatchGuards(o.guards ?? {});
-    this.gate = new BatchGate(o.client, o.endpointId, this.clock, {
+    this.gate = new BatchGate(o.client, o.endpointId, this.clock, this.life, {
       onWait: (reason, until, message) => emit({ kind: 'wait', reason, until, message }),
       onPause: (reason, message) => {
         void o.manifest.write({ type: 'event', at: this.clock.now(), event: 'paused', reason: message }).catch(() => undefined);
-        emit({ kind: 'paused', reason, message });
+        const s = this.life.state;
+        emit({ kind: 'paused', reason, message, id: s.kind === 'paused' ? s.id : 0 });
       },
     }, o.probeMs);
+    this.queue = o.queueWatchMs === 0 ? undefined : watchBatchQueue(o, this.clock, this.rows);
   }
 
   /** Starts (or resumes) the batch; resolves when no work is left (a paused batch with jobs to send is not done). */
@@ -90,6 +69,7 @@ export class BatchRunner {
     }
     if (!prior?.header) await this.o.manifest.write(this.o.header);
     this.unlisten ??= this.gate.forwardClientWaits();
+    this.life.start(prior?.header ? 'resumed' : 'first');
     this.work.push(...(await startRows(this.rows, this.guards, items, prior, () => this.clock.now())));
     this.ensureSlots();
     return this.whenIdle();
@@ -97,6 +77,7 @@ export class BatchRunner {
 
   /** Stops listening to the client (the batch is closed; its runner is not used again). */
   dispose(): void {
+    this.queue?.stop();
     this.unlisten?.();
     this.unlisten = undefined;
   }
@@ -105,8 +86,9 @@ export class BatchRunner {
     return this.gate.paused;
   }
 
+  /** What every attempt of the batch cost so far (the tally's: one number for every view). */
   get spentUsd(): number {
-    return this.guards.spentUsd;
+    return this.rows.tally.usd;
   }
 
   rowList(): JobRow[] {
@@ -138,8 +120,7 @@ export class BatchRunner {
 
   /** Stops sending; cancels every job queued or running on the service; unsent rows become `skipped`. */
   async cancel(): Promise<void> {
-    if (this.cancelled) return this.whenIdle();
-    this.cancelled = true;
+    if (!this.life.cancel()) return this.whenIdle();
     this.gate.close();
     // Cancel works even when the manifest cannot be written any more (it is what the user does then).
     const ignore = (): undefined => undefined;
@@ -155,8 +136,13 @@ export class BatchRunner {
     return this.whenIdle();
   }
 
-  /** Runs the failed jobs again: /retry within the retention window, else a new submission. */
+  /**
+   * Runs the failed jobs again (after the end or after a cancel alike): /retry within the retention window, else a
+   * new submission. A failed row stays failed until its new attempt is on its way.
+   */
   retryFailed(): Promise<void> {
+    if (!this.life.rerun('retryFailed')) return this.whenIdle();
+    this.gate.reopen();
     this.guards.setLimits(this.o.guards ?? {});
     for (const r of this.rows.all()) if (r.phase === 'ended' && FAILED_STATUSES.has(r.status ?? '')) this.work.push({ index: r.index, action: 'retry' });
     this.ensureSlots();
@@ -165,12 +151,15 @@ export class BatchRunner {
 
   /** The user chose to send again jobs whose /run answer was lost (they may now exist twice). */
   resendUnknown(indices: readonly number[]): Promise<void> {
+    if (!this.life.rerun('resendUnknown')) return this.whenIdle();
+    this.gate.reopen();
     for (const i of indices) if (this.rows.get(i).phase === 'unknown') this.work.push({ index: i, action: 'submit' });
     this.ensureSlots();
     return this.whenIdle();
   }
 
   private ensureSlots(): void {
+    if (this.work.length > 0) this.queue?.start();
     while (this.slots < Math.max(1, this.o.concurrency) && this.work.length > this.slots - this.busy) {
       this.slots++;
       void this.slot().finally(() => {
@@ -185,6 +174,8 @@ export class BatchRunner {
   private settle(): void {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
+    this.queue?.stop();
+    this.life.idle();
     this.o.onEvent?.({ kind: 'idle', counts: countPhases({ rows: new Map([...this.rows.all()].map((r) => [r.index, r])) }) });
     for (const w of waiters) w();
   }
@@ -205,47 +196,48 @@ export class BatchRunner {
   }
 
   private async submitAndFollow(index: number): Promise<void> {
-    if (!(await this.gate.pass())) {
-      if (this.rows.get(index).phase === 'pending') await this.rows.update(index, { phase: 'skipped' });
+    if (!(await this.maySend())) {
+      if (this.life.closed && this.rows.get(index).phase === 'pending') await this.rows.update(index, { phase: 'skipped' });
       return;
     }
     const job = await this.submit(index);
     if (job) await this.follow(index, job);
   }
 
-  /** One /run. Returns the accepted job, or undefined (requeued, paused, rejected or unknown: see submitOutcome.ts). */
-  private async submit(index: number): Promise<Job | undefined> {
-    const item = this.o.items[index]!;
-    const row = this.rows.get(index);
-    const previous = row.jobId ? [...(row.previousJobIds ?? []), row.jobId] : row.previousJobIds;
-    // Written (and handed to the OS) before the request leaves: a crash from here on leaves "submitting", which a
-    // resume turns into "unknown" rather than sending the job a second time.
-    await this.rows.update(index, { phase: 'submitting', digest: item.digest, previousJobIds: previous, jobId: undefined, status: undefined, error: undefined, endedAt: undefined, cost: undefined, outputs: undefined });
-    const submittedAt = this.clock.now();
+  /**
+   * Waits at the gate, then checks the spend limits with this job counted: false when the batch was cancelled, or
+   * when this job could take it past a limit (the batch pauses, the job goes back to the head of the work).
+   */
+  private async maySend(): Promise<boolean> {
+    this.sending++;
     try {
-      // No abort signal: a /run cut off mid-way is a job that may exist. Cancel waits for its answer instead.
-      const job = await this.o.client.run(this.o.endpointId, item.input, item.request ? { request: item.request } : {});
-      await this.rows.update(index, { phase: 'active', jobId: job.id, status: job.status, submittedAt });
-      if (this.cancelled) await this.cancelOnService(index);
-      return job;
-    } catch (e) {
-      const f = classifySubmitFailure(e);
-      if (f.kind === 'rateLimited' || f.kind === 'notSent' || f.kind === 'auth') {
-        await this.rows.update(index, { phase: 'pending', error: f.message });
-        this.work.unshift({ index, action: 'submit' });
-        if (f.kind === 'rateLimited') this.gate.hold(f.retryAfterMs, 'rateLimited', f.message);
-        else if (f.kind === 'notSent') this.gate.markDown(f.message);
-        else this.gate.pause('auth', f.message);
-        return undefined;
+      for (;;) {
+        if (!(await this.gate.pass())) return false;
+        const t = this.rows.tally;
+        // The jobs on the service and this one, each at the estimate of a job of this batch: committed money.
+        const trip = this.guards.beforeSend(this.clock.now(), t.usd, (t.running + 1) * this.jobEstimateUsd());
+        if (!trip) return true;
+        this.gate.pause(trip.kind, trip.message);
       }
-      if (f.kind === 'rejected') {
-        await this.end(index, { phase: 'ended', status: 'REJECTED', error: f.message, endedAt: this.clock.now() }, 0, true);
-        return undefined;
-      }
-      await this.rows.update(index, { phase: 'unknown', error: `The answer to /run was lost (${f.message}); the job may exist on the service, so it is not resent by itself.` });
-      if (f.serviceDown) this.gate.markDown(f.message);
-      return undefined;
+    } finally {
+      this.sending--;
     }
+  }
+
+  private jobEstimateUsd(): number {
+    return nextJobUsd(this.rows.tally, this.o.price, this.o.wait?.durations?.estimate(durationKey(this.o.client.settings.jobsBaseUrl, this.o.endpointId)));
+  }
+
+  /** Work that would still send a job (a guard's pause means nothing once every job was sent). */
+  private hasWorkToSend(): boolean {
+    return this.sending > 0 || this.work.some((w) => w.action !== 'follow');
+  }
+
+  /** One /run (submission.ts); a job accepted after a cancel began is cancelled at once. */
+  private async submit(index: number): Promise<Job | undefined> {
+    const job = await submitRow({ o: this.o, rows: this.rows, gate: this.gate, clock: this.clock, requeue: (w) => this.work.unshift(w), end: (i, change) => this.end(i, change, 0, true) }, index);
+    if (job && this.life.closed) await this.cancelOnService(index);
+    return job;
   }
 
   private async follow(index: number, initial?: Job): Promise<void> {
@@ -261,7 +253,9 @@ export class BatchRunner {
       retryMs: this.retryMs,
       hooks: {
         onStatus: (job) => {
-          if (!isTerminalStatus(job.status)) void this.rows.update(index, { status: job.status, delayTime: job.delayTime });
+          const now = this.rows.get(index);
+          if (isTerminalStatus(job.status) || (now.status === job.status && now.delayTime === job.delayTime)) return;
+          void this.rows.update(index, { status: job.status, delayTime: job.delayTime });
         },
         onAuthFailure: async (message) => {
           this.gate.pause('auth', message);
@@ -285,17 +279,20 @@ export class BatchRunner {
   private async end(index: number, change: Partial<JobRow>, usd: number, failed: boolean): Promise<void> {
     const row = await this.rows.update(index, change);
     const trip = this.guards.noteEnd(this.clock.now(), usd, failed, row.error);
-    if (trip && !this.cancelled) this.gate.pause(trip.kind, trip.message);
+    // A streak pauses only what is still to send: a batch whose every job was sent has nothing to stop.
+    if (trip && this.hasWorkToSend()) this.gate.pause(trip.kind, trip.message);
   }
 
+  /** A failed row's new attempt; the row stays failed (never "pending", never skipped by a cancel) until it goes. */
   private async retry(index: number): Promise<void> {
+    if (!(await this.maySend())) return;
     const row = this.rows.get(index);
-    const fresh = retryableOnService(row, this.clock.now());
-    if (fresh && (await this.gate.pass())) {
+    if (retryableOnService(row, this.clock.now())) {
       try {
         const outcome = await retryJob(this.o.client, this.o.endpointId, row.jobId!);
         if (outcome.kind === 'retried') {
-          await this.rows.update(index, { phase: 'active', status: outcome.response.status, retries: (row.retries ?? 0) + 1, submittedAt: this.clock.now(), endedAt: undefined, error: undefined, cost: undefined });
+          await this.rows.update(index, { phase: 'active', status: outcome.response.status, retries: (row.retries ?? 0) + 1, submittedAt: this.clock.now(), endedAt: undefined, error: undefined, delayTime: undefined, executionTime: undefined, ...newAttempt(row) });
+          if (this.life.closed) await this.cancelOnService(index);
           return this.follow(index);
         }
       } catch (e) {
@@ -307,8 +304,8 @@ export class BatchRunner {
         // Anything else (the job expired, the service refused): a new submission below.
       }
     }
-    await this.rows.update(index, { phase: 'pending' });
-    return this.submitAndFollow(index);
+    const job = await this.submit(index);
+    if (job) await this.follow(index, job);
   }
 
   /**

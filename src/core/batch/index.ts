@@ -8,6 +8,8 @@ export { MANIFEST_FILE, MANIFEST_VERSION, ROW_PHASES, type JobRow, type Manifest
 export { rowsToCsv } from './manifestCsv';
 export { countRow, emptyTally, tally, type BatchTally } from './batchTally';
 export { BatchRunner, type BatchEvent, type BatchRunnerOptions } from './batchRunner';
+export { BatchLife, type BatchState, type BatchStateKind } from './batchLife';
+export { rowCost, rowUsd } from './rowCost';
 export { type SavedBatchOutputs } from './jobEnd';
 export { type PauseReason, type WaitReason } from './batchGate';
 export { type GuardLimits, type GuardTrip } from './guards';

@@ -68,7 +68,10 @@ export const JobRow = z.looseObject({
   endedAt: z.optional(z.number()),
   delayTime: z.optional(z.number()),
   executionTime: z.optional(z.number()),
+  /** The cost of the last attempt (a Retry Failed starts a new one). */
   cost: z.optional(ManifestCost),
+  /** What the earlier attempts cost (USD, each billed): a job's cost is the sum of its attempts (rowCost.ts). */
+  earlierAttemptsUsd: z.optional(z.number()),
   outputs: z.optional(z.array(z.string())),
   /** The first line of its text answer (at most 200 characters): the table shows it after a resume too. */
   firstLine: z.optional(z.string()),
