@@ -46,6 +46,11 @@ export class BatchGate {
     return this.life.paused;
   }
 
+  /** The service did not answer and no probe got through since. */
+  get serviceDown(): boolean {
+    return this.down;
+  }
+
   /** Pauses submissions; the first reason stays until a resume (a second trip does not hide the first). */
   pause(reason: PauseReason, message: string): boolean {
     if (!this.life.pause(reason, message)) return false;

@@ -58,7 +58,7 @@ export class BatchRunner {
         emit({ kind: 'paused', reason, message, id: s.kind === 'paused' ? s.id : 0 });
       },
     }, o.probeMs);
-    this.queue = o.queueWatchMs === 0 ? undefined : watchBatchQueue(o, this.clock, this.rows);
+    this.queue = o.queueWatchMs === 0 ? undefined : watchBatchQueue(o, this.clock, this.rows, () => this.gate.serviceDown);
   }
 
   /** Starts (or resumes) the batch; resolves when no work is left (a paused batch with jobs to send is not done). */

@@ -39,6 +39,8 @@ export interface QueueWatchOptions {
   queued(): QueuedJob[];
   /** Jobs that have left the queue (by the reasoning above). */
   onStarted(indices: number[]): void;
+  /** The service is known to be down: the batch's own probe asks it; the watch stays quiet. */
+  serviceDown(): boolean;
   periodMs?: number;
 }
 
@@ -63,17 +65,22 @@ export class QueueWatch {
   private async loop(signal: AbortSignal): Promise<void> {
     const { client, endpointId, clock, routes } = this.o;
     const service = client.settings.jobsBaseUrl;
+    const period = this.o.periodMs ?? QUEUE_WATCH_MS;
+    // After a failed read the beat slows down (doubling, up to 30 s): a service in trouble is not asked more.
+    let pause = period;
     while (!signal.aborted) {
-      await clock.sleep(this.o.periodMs ?? QUEUE_WATCH_MS, signal);
-      if (routes.get(service, 'health') === 'no' || this.quotaTight()) continue;
+      await clock.sleep(pause, signal);
+      if (routes.get(service, 'health') === 'no' || this.quotaTight() || this.o.serviceDown()) continue;
       const asked = this.o.queued();
       if (asked.length === 0) continue;
       let inQueue: number;
       try {
         inQueue = (await client.health(endpointId, { signal })).jobs.inQueue;
         routes.set(service, 'health', 'yes');
+        pause = period;
       } catch (e) {
         if (e instanceof CancelledError || signal.aborted) return;
+        pause = Math.min(30_000, pause * 2);
         if (routes.get(service, 'health') !== 'yes' && mayBeMissingRoute(e)) routes.set(service, 'health', 'no');
         continue;
       }
@@ -91,8 +98,9 @@ export class QueueWatch {
 }
 
 /** The queue watch of a batch's rows: queued accepted jobs in, "In progress" out (through the rows, like every change). */
-export function watchBatchQueue(o: BatchRunnerOptions, clock: Clock, rows: BatchRows): QueueWatch {
+export function watchBatchQueue(o: BatchRunnerOptions, clock: Clock, rows: BatchRows, serviceDown: () => boolean): QueueWatch {
   return new QueueWatch({
+    serviceDown,
     client: o.client, endpointId: o.endpointId, clock, routes: o.wait?.routeSupport ?? sharedRouteSupport,
     ...(o.queueWatchMs !== undefined ? { periodMs: o.queueWatchMs } : {}),
     queued: () => {

@@ -86,14 +86,30 @@ describe('batch rows as the panel shows them', () => {
       countRow(kept, next, 1);
       rows[i] = next;
     };
-    assert.equal(countsText(t), '2 of 4 ended · 1 running · 1 not sent · 1 failed');
+    assert.equal(countsText(t), '2 of 4 done · 1 completed · 1 failed · 1 running · 1 not sent');
     assert.equal(spentText(t), 'Cost so far: $0.0120 (estimate)');
     change(2, row(2, { phase: 'ended', status: 'COMPLETED', cost: { kind: 'reported', usd: 0.001, how: '' } }));
     change(3, row(3, { phase: 'active', status: 'IN_QUEUE' }));
     assert.deepEqual(kept, tally(rows));
-    assert.equal(countsText(kept), '3 of 4 ended · 1 running · 1 failed');
-    change(1, row(1, { phase: 'active', status: 'IN_QUEUE', retries: 1 }));
-    assert.equal(spentText(kept), 'Cost so far: $0.0110', 'no estimate left once the estimated row is retried');
+    assert.equal(countsText(kept), '3 of 4 done · 2 completed · 1 failed · 1 running');
+    // A retry's new attempt keeps what the first one cost: a job's cost is the sum of its attempts (issue 27 item 3).
+    change(1, row(1, { phase: 'active', status: 'IN_QUEUE', retries: 1, earlierAttemptsUsd: 0.002 }));
+    assert.equal(spentText(kept), 'Cost so far: $0.0130 (estimate)');
+    change(1, row(1, { phase: 'ended', status: 'FAILED', retries: 1, earlierAttemptsUsd: 0.002, cost: { kind: 'estimate', usd: 0.003, how: '' } }));
+    assert.equal(spentText(kept), 'Cost so far: $0.0160 (estimate)');
+    assert.deepEqual(kept, tally(rows));
+  });
+
+  test('a cancelled job is counted once, and the parts add up to the total (issue 27 item 6)', () => {
+    const t = tally([
+      row(0, { phase: 'ended', status: 'COMPLETED' }),
+      row(1, { phase: 'ended', status: 'CANCELLED' }),
+      row(2, { phase: 'skipped' }),
+      row(3, { phase: 'skipped' }),
+      row(4, { phase: 'unknown' }),
+    ]);
+    assert.equal(countsText(t), '5 of 5 done · 1 completed · 3 cancelled · 1 unknown or lost');
+    assert.equal(t.completed + t.failed + t.cancelled + t.unknown + t.running + t.notSent, t.total);
   });
 
   test('the runner\'s tally, kept as rows change, is the tally of its rows counted afresh', async () => {
@@ -108,7 +124,7 @@ describe('batch rows as the panel shows them', () => {
       await new Promise((r) => setTimeout(r, 5));
     }
     await done;
-    assert.equal(countsText(runner.tally), '6 of 6 ended · 2 failed');
+    assert.equal(countsText(runner.tally), '6 of 6 done · 4 completed · 2 failed');
     await runner.retryFailed();
     assert.deepEqual({ ...runner.tally }, tally(runner.rowList()), 'the same after Retry Failed moved rows back and on');
   });

@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { estimateBatchCost } from '../../../src/core/batch/costRange';
-import { BatchGuards } from '../../../src/core/batch/guards';
+import { BatchGuards, nextJobUsd } from '../../../src/core/batch/guards';
 import { defaultConcurrency } from '../../../src/core/batch/concurrency';
 
 const price = { usdPerSecond: 0.0005, source: 'test price' };
@@ -26,16 +26,25 @@ describe('estimateBatchCost', () => {
 });
 
 describe('BatchGuards', () => {
-  test('the batch limit trips once the running cost reaches it', () => {
+  test('the batch limit trips before a send whose committed cost (spent + in flight + this job) would pass it', () => {
     const g = new BatchGuards({ maxUsd: 0.01 });
-    assert.equal(g.noteEnd(0, 0.006, false, undefined), undefined);
-    assert.equal(g.noteEnd(1, 0.005, false, undefined)?.kind, 'spend');
+    assert.equal(g.beforeSend(0, 0.006, 0.004), undefined, 'exactly at the limit: sent');
+    assert.equal(g.beforeSend(0, 0.006, 0.0041)?.kind, 'spend');
+    assert.equal(g.noteEnd(0, 0.02, false, undefined), undefined, 'an end never trips money: the next send does');
   });
-  test('the hourly limit counts only the last 60 minutes', () => {
+  test('the hourly limit counts only the last 60 minutes, every attempt in it', () => {
     const g = new BatchGuards({ maxUsdPerHour: 0.01 });
-    assert.equal(g.noteEnd(0, 0.008, false, undefined), undefined);
-    assert.equal(g.noteEnd(3_600_001, 0.008, false, undefined), undefined, 'the first one is out of the window');
-    assert.equal(g.noteEnd(3_600_002, 0.003, false, undefined)?.kind, 'spendPerHour');
+    g.noteEnd(0, 0.008, false, undefined);
+    assert.equal(g.beforeSend(1, 0, 0.003)?.kind, 'spendPerHour');
+    assert.equal(g.beforeSend(3_600_001, 0, 0.003), undefined, 'the first one is out of the window');
+    g.noteEnd(3_600_002, 0.004, false, undefined);
+    g.noteEnd(3_600_003, 0.004, false, undefined);
+    assert.equal(g.beforeSend(3_600_004, 0, 0.003)?.kind, 'spendPerHour', 'two attempts of one job both count');
+  });
+  test('the next job\'s estimate: the mean of the priced jobs, else the price x the learned time, else 0', () => {
+    assert.equal(nextJobUsd({ priced: 2, pricedUsd: 0.006 }, undefined, undefined), 0.003);
+    assert.equal(nextJobUsd({ priced: 0, pricedUsd: 0 }, { usdPerSecond: 0.001, source: 't' }, { executionMs: 2000 }), 0.002);
+    assert.equal(nextJobUsd({ priced: 0, pricedUsd: 0 }, undefined, { executionMs: 2000 }), 0);
   });
   test('N failures in a row trip with their reasons; a success in between starts the count again', () => {
     const g = new BatchGuards({ failureStreak: 3 });
@@ -54,9 +63,8 @@ describe('BatchGuards', () => {
     assert.equal(g.noteEnd(0, 0, true, 'c')?.kind, 'failures');
   });
   test('a limit under a cent is said with its digits, not as $0.00', () => {
-    const g = new BatchGuards({ maxUsd: 0.00017 });
-    assert.match(g.noteEnd(0, 0.0002, false, undefined)!.message, /over its limit of \$0\.00017\.$/);
-    assert.match(new BatchGuards({ maxUsdPerHour: 2.5 }).noteEnd(0, 3, false, undefined)!.message, /over the limit of \$2\.50 per hour\.$/);
+    assert.match(new BatchGuards({ maxUsd: 0.00017 }).beforeSend(0, 0.0002, 0)!.message, /spend limit of \$0\.00017\.$/);
+    assert.match(new BatchGuards({ maxUsdPerHour: 2.5 }).beforeSend(0, 0, 3)!.message, /limit of \$2\.50 per hour\.$/);
   });
 });
 
