@@ -3,7 +3,7 @@
 // "Completed", "Failed · attempt 2"), the service's delay and execution times in the job life's one duration
 // format, the cost with how it was made. The batch's own phases (not sent, skipped, unknown, lost) have no job
 // life yet and are said plainly. Plain data, no `vscode` import.
-import type { JobRow } from '../core/batch';
+import { rowCost, type JobRow } from '../core/batch';
 import { costText, costTooltip } from '../core/cost';
 import { describeJob, LocalStatus } from '../core/jobs/jobLife';
 import { formatDuration } from '../core/jobs/durationText';
@@ -63,7 +63,8 @@ export function rowView(row: JobRow, thumbnail?: string): BatchRowView {
   // When the moving job's attempt was sent: the page ticks its "so far" from it.
   const since = live ? (row.submittedAt ?? row.at) : undefined;
   const ms = (v: number | undefined): string => (v === undefined ? '' : formatDuration(v));
-  const cost = row.cost;
+  // Every attempt of the job, each billed (issue 27 item 3): the same sum the header's cost adds up.
+  const cost = rowCost(row);
   return {
     index: row.index,
     summary: inputSummary(row.ref),

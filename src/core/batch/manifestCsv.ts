@@ -2,6 +2,7 @@
 // spreadsheet would run as a formula (=, +, -, @ first; a worker's error text is not ours) is prefixed with ',
 // the usual defence against CSV injection.
 import type { JobRow } from './manifestFormat';
+import { rowCost } from './rowCost';
 
 const COLUMNS = ['index', 'file', 'line', 'sweep', 'jobId', 'phase', 'status', 'delayMs', 'executionMs', 'costUsd', 'costKind', 'outputs', 'firstLine', 'error'] as const;
 
@@ -19,7 +20,7 @@ export function rowsToCsv(rows: Iterable<JobRow>): string {
     lines.push(
       [
         r.index, r.ref.file, r.ref.line, r.ref.sweep, r.jobId, r.phase, r.status, r.delayTime, r.executionTime,
-        r.cost?.usd, r.cost?.kind, r.outputs?.join(' '), r.firstLine, r.error,
+        rowCost(r)?.usd, rowCost(r)?.kind, r.outputs?.join(' '), r.firstLine, r.error,
       ].map(cell).join(','),
     );
   }
