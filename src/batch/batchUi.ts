@@ -147,7 +147,7 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
    * batch's cost, the one the header and the notification show from then on.
    */
   private async askOnPause(session: BatchSession, reason: string, message: string, id: number): Promise<void> {
-    if (reason === 'user' || reason === 'error') return;
+    if (reason === 'user') return;
     const spend = reason === 'spend' || reason === 'spendPerHour';
     const life = session.runner.life;
     if (spend) await untilSnapshot(session, (s) => s.tally.running === 0 || !life.mayAsk(id));

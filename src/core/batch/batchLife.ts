@@ -132,9 +132,12 @@ export class BatchLife {
     return this.s.kind === 'paused' ? { reason: this.s.reason, message: this.s.message } : undefined;
   }
 
-  /** Whether the guard's question for pause `id` still applies: that very pause is still on (not resumed, cancelled, ended). */
+  /**
+   * Whether the question for pause `id` (a guard's, or this machine's failure) still applies: that very pause is
+   * still on (not resumed, cancelled or ended). The user's own pause asks nothing.
+   */
   mayAsk(id: number): boolean {
-    return this.s.kind === 'paused' && this.s.by === 'guard' && this.s.id === id;
+    return this.s.kind === 'paused' && this.s.by !== 'user' && this.s.id === id;
   }
 
   /** The batch's state in words, for the header and the notification. */

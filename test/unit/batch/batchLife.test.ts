@@ -113,6 +113,9 @@ describe('the life of a batch', () => {
     const user = lifeIn('sending');
     user.pause('user', 'Paused from the Batch panel.');
     assert.equal(user.state.kind === 'paused' && user.mayAsk(user.state.id), false, 'the user\'s own pause asks nothing');
+    const error = lifeIn('sending');
+    error.pause('error', 'The batch stopped: ENOSPC');
+    assert.equal(error.state.kind === 'paused' && error.mayAsk(error.state.id), true, 'a failure of this machine asks Resume or Cancel');
   });
 
   test('a retry run after a cancel is a run of its own, which can be paused and cancelled again', () => {
