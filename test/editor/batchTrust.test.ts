@@ -84,7 +84,7 @@ suite('batch trust (issue 27)', () => {
     // docs/batches.md: past the limit by at most what the jobs in flight when it was reached cost.
     const perJob = session.tally().pricedUsd / session.tally().priced;
     assert.ok(session.runner.spentUsd <= limit + 3 * perJob + 1e-12, `$${session.runner.spentUsd} within $${limit} + 3 jobs of $${perJob}`);
-    rig.api.batches.manager.ui.cancel(session);
+    void session.cancel();
     await rig.toEnd(session);
   });
 
@@ -116,7 +116,7 @@ suite('batch trust (issue 27)', () => {
     await delay(1000);
     assert.equal(session.runner.paused, undefined, 'a finished batch is not paused');
     if (driverAvailable()) assert.doesNotMatch(await toasts(), /failed in a row/, 'no guard\'s question after the end');
-    rig.api.batches.manager.ui.cancel(session);
+    void session.cancel();
     await delay(300);
     rig.api.batches.manager.ui.retryFailed(session);
     await eventually(() => session.rows().every((r) => r.retries === 1 && r.phase === 'ended') || undefined, 'all six retried to their end');
@@ -131,8 +131,8 @@ suite('batch trust (issue 27)', () => {
     this.timeout(120_000);
     const session = await rig.start({ kind: 'folder', path: imageInputs('trust-cancelled', 8) }, 'broken', { concurrency: 1, guards: { failureStreak: 2 } });
     await eventually(() => session.runner.paused?.reason === 'failures' || undefined, 'the streak to pause the batch');
-    // What the question's Cancel Batch does (the toast itself may be out of view in a full run of suites).
-    rig.api.batches.manager.ui.cancel(session);
+    // What the question's Cancel Batch does once confirmed (the toast may be out of view in a full run of suites).
+    void session.cancel();
     await rig.toEnd(session);
     const summary = await eventually(() => panelOf(session).lastSummary && !panelOf(session).lastSummary!.running ? panelOf(session).lastSummary : undefined, 'the header after the cancel');
     assert.equal(summary.notice, 'Cancelled');
@@ -160,7 +160,7 @@ suite('batch trust (issue 27)', () => {
       }, 'the header\'s counts in the notification');
       assert.match(both, /^0 of 6 done · 2 running · 4 not sent$/);
     }
-    rig.api.batches.manager.ui.cancel(session);
+    void session.cancel();
     await rig.toEnd(session);
     const counts = await eventually(() => panelOf(session).lastSummary?.state === 'cancelled' ? panelOf(session).lastSummary!.counts : undefined, 'the final header');
     assert.equal(counts, '6 of 6 done · 6 cancelled');
