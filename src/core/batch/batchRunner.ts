@@ -20,6 +20,7 @@ import { countPhases, type ManifestState, type ManifestWriter } from './manifest
 import type { JobRow, ManifestHeader, RowPhase } from './manifestFormat';
 import { retryableOnService } from './retryRoute';
 import { startRows, type Work } from './startRows';
+import { SendingLine } from './sendingLine';
 import { classifySubmitFailure } from './submitOutcome';
 
 export type BatchEvent =
@@ -218,18 +219,27 @@ export class BatchRunner {
     const item = this.o.items[index]!;
     const row = this.rows.get(index);
     const previous = row.jobId ? [...(row.previousJobIds ?? []), row.jobId] : row.previousJobIds;
-    // Written (and handed to the OS) before the request leaves: a crash from here on leaves "submitting", which a
-    // resume turns into "unknown" rather than sending the job a second time.
-    await this.rows.update(index, { phase: 'submitting', digest: item.digest, previousJobIds: previous, jobId: undefined, status: undefined, error: undefined, endedAt: undefined, cost: undefined, outputs: undefined });
+    // `submitting` is written at the last moment before the request's first byte leaves (sendingLine.ts): a crash
+    // after it leaves `submitting`, which a resume turns into `unknown` rather than send it twice.
+    const line = new SendingLine(
+      () => this.rows.update(index, { phase: 'submitting', digest: item.digest, previousJobIds: previous, jobId: undefined, status: undefined, error: undefined, endedAt: undefined, cost: undefined, outputs: undefined }),
+      () => this.cancelled || this.gate.paused !== undefined,
+    );
     const submittedAt = this.clock.now();
     try {
       // No abort signal: a /run cut off mid-way is a job that may exist. Cancel waits for its answer instead.
-      const job = await this.o.client.run(this.o.endpointId, item.input, item.request ? { request: item.request } : {});
+      const job = await this.o.client.run(this.o.endpointId, item.input, { ...(item.request ? { request: item.request } : {}), onSending: line.hook });
       await this.rows.update(index, { phase: 'active', jobId: job.id, status: job.status, submittedAt });
       if (this.cancelled) await this.cancelOnService(index);
       return job;
     } catch (e) {
-      const f = classifySubmitFailure(e);
+      if (line.heldBack) {
+        if (!this.cancelled && !this.gate.paused) throw line.stopped; // the manifest failed: stopOnError puts it back
+        if (this.cancelled) await this.rows.update(index, { phase: 'skipped' });
+        else this.work.unshift({ index, action: 'submit' });
+        return undefined;
+      }
+      const f = classifySubmitFailure(e, line.sent);
       if (f.kind === 'rateLimited' || f.kind === 'notSent' || f.kind === 'auth') {
         await this.rows.update(index, { phase: 'pending', error: f.message });
         this.work.unshift({ index, action: 'submit' });

@@ -19,6 +19,7 @@ import { describeFailure, readText } from './bodyText';
 import { exhaustedWindow, isEmptySnapshot, mergeRateLimits, parseRateLimitHeaders, rateLimitWaitMs, type RateLimitSnapshot } from './rateLimit';
 import { errorFromResponse, requestedWaitMs } from './responseError';
 import { systemClock, type Clock } from './clock';
+import { bodyAfter } from './sendingBody';
 import { scrubSecrets, silentLogger, unescapePrintableAscii, type Logger } from '../log';
 
 export interface RetryPolicy {
@@ -73,6 +74,13 @@ export interface HttpRequest {
   timeoutMs?: number;
   /** Bodies longer than this are not read: the answer fails with BodyTooLargeError (default: no limit). */
   maxBodyBytes?: number;
+  /**
+   * Awaited once the connection is open, before any byte of the request is written to it (the body waits for
+   * it; the headers go with the body's first bytes). A batch writes its `submitting` line here, so that a row
+   * is `submitting` only while its request can really be on its way (docs/batches.md "What is safe to
+   * resend"). When it throws, nothing is sent and the request fails with that error's cause. Needs a `body`.
+   */
+  onSending?: () => Promise<void>;
 }
 
 export type { BodyParser } from './parseBody';
@@ -212,13 +220,20 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         // SPEC 5.1 and the product's rule: the key goes to the configured service and nowhere else, not even
         // to where that service redirects us.
         if (options.apiKey && authorized.has(url.origin)) headers['authorization'] = `Bearer ${options.apiKey}`;
-        let body: string | undefined;
+        let body: string | ReadableStream<Uint8Array> | undefined;
         if (request.body !== undefined) {
           headers['content-type'] = 'application/json';
           body = JSON.stringify(request.body);
+          if (request.onSending) {
+            const bytes = new TextEncoder().encode(body);
+            headers['content-length'] = String(bytes.byteLength);
+            body = bodyAfter(request.onSending, bytes);
+          }
         }
         const fetchImpl = options.fetch ?? globalThis.fetch;
-        const response = await fetchImpl(url, { method: request.method, headers, body, signal: controller.signal, redirect: 'manual' });
+        // `duplex` is what fetch asks of a streamed body (the one of `onSending`); a string body ignores it.
+        const init = { method: request.method, headers, body, signal: controller.signal, redirect: 'manual', duplex: 'half' } as RequestInit;
+        const response = await fetchImpl(url, init);
         const location = response.headers.get('location');
         // Only GETs follow redirects: re-sending a job submission elsewhere is not ours to decide.
         if (request.method === 'GET' && response.status >= 300 && response.status < 400 && location && redirects < MAX_REDIRECTS) {
