@@ -163,8 +163,10 @@ export class BatchManager implements vscode.Disposable {
     }
     const why = facts.range ? ` It may cost more than $${limit} (serverlessGpu.batch.confirmAboveUsd).` : '';
     const how = facts.range ? ` How: ${facts.range.how}.` : '';
-    const choice = await vscode.window.showWarningMessage(`${text}${why}${how}`, SEND);
-    return choice === SEND;
+    // A modal (issue 27 item 8): a toast that timed out left a batch that never started, and nothing said so.
+    const send = await this.ui.confirm(text, `${why}${how}`.trim(), SEND);
+    if (!send) void vscode.window.setStatusBarMessage('$(circle-slash) Batch not sent.', 8000);
+    return send;
   }
 
   private async pickEndpoint(anchor: vscode.Uri): Promise<string | undefined> {

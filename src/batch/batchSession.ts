@@ -12,6 +12,7 @@ import type { JobDurationModel } from '../core/jobs';
 import type { Job } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import type { JobOutputSettings } from '../jobs/jobOutputs';
+import { countsText } from './batchSummary';
 
 
 export interface BatchSessionOptions {
@@ -116,6 +117,11 @@ export class BatchSession implements vscode.Disposable {
     return this.track(this.runner.cancel());
   }
 
+  /** Resolves when no slot works any more (done, or all that is left waits for a resume). */
+  untilIdle(): Promise<void> {
+    return this.runner.whenIdle();
+  }
+
   /** The rows whose /run answer was lost: their job may or may not exist on the service. */
   unknownRows(): JobRow[] {
     return this.rows().filter((r) => r.phase === 'unknown');
@@ -142,8 +148,10 @@ export class BatchSession implements vscode.Disposable {
     this.stateEmitter.fire();
   }
 
+  /** The table as CSV, ending with the total the header says (the same tally). */
   csv(): string {
-    return rowsToCsv(this.rows());
+    const t = this.tally();
+    return rowsToCsv(this.rows(), { counts: countsText(t), usd: t.usd, estimated: t.estimated > 0 });
   }
 
   dispose(): void {

@@ -1,8 +1,6 @@
 // What the user sees of a running batch besides its table: the progress notification (counts, the wait or the
 // pause, a Cancel that cancels the batch), the question when a guard pauses it (spend limit, failure streak,
 // 401/403), and the panel's buttons: open a row's job panel, Cancel Batch, Resume, Retry Failed, Export CSV.
-import { writeFile } from 'node:fs/promises';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { HistoryStore } from '../history/historyStore';
@@ -10,6 +8,7 @@ import { BatchPanel, type BatchPanelActions } from './batchPanel';
 import { recordOfRow } from './batchJobRecord';
 import type { BatchSession } from './batchSession';
 import { countsText, spentText } from './batchSummary';
+import { askToCancel, CANCEL_BATCH, exportCsv, modalConfirm, type Confirm } from './batchQuestions';
 
 export interface BatchUiDeps {
   extensionUri: vscode.Uri;
@@ -20,8 +19,7 @@ export interface BatchUiDeps {
 
 export const RAISE_AND_RESUME = 'Double the Limit and Resume';
 export const RESUME = 'Resume';
-export const CANCEL_BATCH = 'Cancel Batch';
-export const EXPORT_TITLE = 'Export the Batch Table as CSV';
+export { CANCEL_BATCH, EXPORT_TITLE } from './batchQuestions';
 export const SEND_AGAIN = 'Send Them Again';
 export const LEAVE_THEM = 'Leave Them';
 /** How often the progress notification's words are renewed. */
@@ -32,6 +30,9 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
   /** Rows whose job panel was opened: their history record follows the row. */
   private readonly opened = new Map<BatchSession, Set<number>>();
   private readonly subscriptions: vscode.Disposable[] = [];
+
+  /** How Send and Cancel Batch are asked: a modal (tests answer it themselves). */
+  confirm: Confirm = modalConfirm;
 
   constructor(private readonly d: BatchUiDeps) {}
 
@@ -69,7 +70,8 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
   /** The progress notification while `work` runs; its Cancel cancels the batch. */
   follow(session: BatchSession, work: Promise<void>): void {
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Batch ${session.o.title}`, cancellable: true }, async (progress, token) => {
-      token.onCancellationRequested(() => this.cancel(session));
+      // The notification's Cancel asks first too; kept running, the progress is shown again.
+      token.onCancellationRequested(() => void askToCancel(session, this.confirm).then((yes) => (yes ? void session.cancel() : this.follow(session, session.untilIdle()))));
       let shown = 0;
       const update = (): void => {
         const t = session.tally();
@@ -122,8 +124,9 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
     void this.d.history.upsert(record).then(() => this.d.panels.open(record.key));
   }
 
+  /** The panel's Cancel Batch: asks first (it stops every job left). */
   cancel(session: BatchSession): void {
-    void session.cancel();
+    void askToCancel(session, this.confirm).then((yes) => (yes ? session.cancel() : undefined));
   }
 
   resume(session: BatchSession): void {
@@ -135,12 +138,7 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
   }
 
   exportCsv(session: BatchSession): void {
-    void (async () => {
-      const target = await vscode.window.showSaveDialog({ title: EXPORT_TITLE, defaultUri: vscode.Uri.file(path.join(session.o.dir, 'batch.csv')), filters: { CSV: ['csv'] } });
-      if (!target) return;
-      await writeFile(target.fsPath, session.csv(), 'utf8');
-      void vscode.window.setStatusBarMessage(`$(check) Saved ${vscode.workspace.asRelativePath(target)}`, 5000);
-    })();
+    void exportCsv(session).catch((e: unknown) => void vscode.window.showErrorMessage(`The CSV was not written: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   /** A guard paused the batch: say why and offer the ways on. A pause from the panel needs no question. */
@@ -149,7 +147,7 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
     const spend = reason === 'spend' || reason === 'spendPerHour';
     const choices = spend ? [RAISE_AND_RESUME, CANCEL_BATCH] : [RESUME, CANCEL_BATCH];
     const choice = await vscode.window.showWarningMessage(`Batch ${session.o.title} paused: ${message}`, ...choices);
-    if (choice === CANCEL_BATCH) this.cancel(session);
+    if (choice === CANCEL_BATCH) void session.cancel(); // the answer to a question: not asked again
     else if (choice === RESUME) session.resume();
     else if (choice === RAISE_AND_RESUME) {
       const g = session.limits;

@@ -170,7 +170,8 @@ async function clickText(page, selector, timeoutMs = 60_000) {
 /** Clicks "Send" if the batch asks for confirmation (no cost range is known on a fresh profile). */
 async function sendIfAsked(page, started) {
   await until('the batch to start (or to ask to Send)', async () => {
-    const send = page.locator('.notification-toast .monaco-button:text-is("Send")').first();
+    // The Send question is a modal dialog (issue 27 item 8).
+    const send = page.locator('.monaco-dialog-box .monaco-button:text-is("Send")').first();
     if (await send.isVisible().catch(() => false)) await send.click().catch(() => {});
     return started();
   }, 60_000, 250);
