@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { BatchRunner, rowsToCsv, type BatchTally, type BatchEvent, type BatchItem, type SavedBatchOutputs, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
-import { billedAmount, type BilledAmount, type PricePerSecond } from '../core/cost';
+import { billedAmount, checkBill, type BillCheck, type BilledAmount, type PricePerSecond } from '../core/cost';
 import { parseOutputs } from '../core/outputs/outputs';
 import { saveJobOutputs } from '../core/outputs/saveOutputs';
 import type { JobDurationModel } from '../core/jobs';
@@ -51,6 +51,8 @@ export class BatchSession implements vscode.Disposable {
   private currentLimits: GuardLimits;
   /** What the billing route said about the batch's hours, once it ended (undefined before, or if it could not say). */
   billed: BilledAmount | undefined;
+  /** The bill against the rows' estimate, when they differ by more than 25% (read with `billed`). */
+  billCheck: BillCheck | undefined;
 
   constructor(readonly o: BatchSessionOptions) {
     this.batchId = o.header.batchId;
@@ -183,6 +185,9 @@ export class BatchSession implements vscode.Disposable {
     const to = Math.max(...rows.map((r) => r.endedAt ?? r.at));
     try {
       this.billed = await billedAmount(this.o.client, this.endpointId, from, to);
+      const t = this.tally();
+      // Only an estimate can be off: reported costs are the service's own.
+      this.billCheck = t.estimated > 0 ? checkBill(this.billed.usd, t.usd, this.o.price) : undefined;
       this.stateEmitter.fire();
     } catch {
       // No billing scope, or the service cannot say yet: the estimate stays the only figure, as it is labelled.

@@ -1,7 +1,7 @@
 // The batch in one line of words, for the panel's header and the progress notification: how many jobs are done,
 // running, not sent, failed; what the batch has cost so far (labelled as an estimate when any part of it is one).
 import type { BatchTally } from '../core/batch';
-import type { BilledAmount } from '../core/cost';
+import type { BillCheck, BilledAmount } from '../core/cost';
 import type { BatchSummary } from './batchProtocol';
 
 /** What the summary reads of a batch (a BatchSession; named here so this file needs no import of it). */
@@ -10,6 +10,7 @@ export interface SummarySource {
   endpointId: string;
   notice: string | undefined;
   billed: BilledAmount | undefined;
+  billCheck?: BillCheck | undefined;
   runner: { paused: unknown };
   running: boolean;
   tally(): Readonly<BatchTally>;
@@ -40,6 +41,8 @@ export function summaryOf(session: SummarySource): BatchSummary {
     spent: spentText(t),
     ...(notice ? { notice } : {}),
     ...(session.billed ? { billed: `Billed: $${session.billed.usd.toFixed(4)}`, billedHow: session.billed.note } : {}),
+    ...(session.billCheck ? { billCheck: session.billCheck.words } : {}),
+    ...(session.billCheck?.suggested ? { setPrice: `Set ${session.billCheck.suggested.pool} to $${session.billCheck.suggested.usdPerSecond}/s (from the bill)` } : {}),
     paused: session.runner.paused !== undefined,
     running: session.running,
     hasFailed: t.failed > 0,
