@@ -19,7 +19,7 @@ import { describeFailure, readText } from './bodyText';
 import { exhaustedWindow, isEmptySnapshot, mergeRateLimits, parseRateLimitHeaders, rateLimitWaitMs, type RateLimitSnapshot } from './rateLimit';
 import { errorFromResponse, requestedWaitMs } from './responseError';
 import { systemClock, type Clock } from './clock';
-import { bodyAfter } from './sendingBody';
+import { fetchAfterConnect } from './connectedFetch';
 import { scrubSecrets, silentLogger, unescapePrintableAscii, type Logger } from '../log';
 
 export interface RetryPolicy {
@@ -75,10 +75,10 @@ export interface HttpRequest {
   /** Bodies longer than this are not read: the answer fails with BodyTooLargeError (default: no limit). */
   maxBodyBytes?: number;
   /**
-   * Awaited once the connection is open, before any byte of the request is written to it (the body waits for
-   * it; the headers go with the body's first bytes). A batch writes its `submitting` line here, so that a row
-   * is `submitting` only while its request can really be on its way (docs/batches.md "What is safe to
-   * resend"). When it throws, nothing is sent and the request fails with that error's cause. Needs a `body`.
+   * Awaited once the connection is open, before any byte of the request is written to it (connectedFetch.ts).
+   * A batch writes its `submitting` line here, so that a row is `submitting` only while its request can really
+   * be on its way (docs/batches.md "What is safe to resend"). When it throws, nothing is sent and the request
+   * fails (a NetworkError). Needs a `body`; a transport made with its own `fetch` (tests) does not call it.
    */
   onSending?: () => Promise<void>;
 }
@@ -220,20 +220,18 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         // SPEC 5.1 and the product's rule: the key goes to the configured service and nowhere else, not even
         // to where that service redirects us.
         if (options.apiKey && authorized.has(url.origin)) headers['authorization'] = `Bearer ${options.apiKey}`;
-        let body: string | ReadableStream<Uint8Array> | undefined;
+        let body: string | undefined;
         if (request.body !== undefined) {
           headers['content-type'] = 'application/json';
           body = JSON.stringify(request.body);
-          if (request.onSending) {
-            const bytes = new TextEncoder().encode(body);
-            headers['content-length'] = String(bytes.byteLength);
-            body = bodyAfter(request.onSending, bytes);
-          }
         }
         const fetchImpl = options.fetch ?? globalThis.fetch;
-        // `duplex` is what fetch asks of a streamed body (the one of `onSending`); a string body ignores it.
-        const init = { method: request.method, headers, body, signal: controller.signal, redirect: 'manual', duplex: 'half' } as RequestInit;
-        const response = await fetchImpl(url, init);
+        // A request that writes down that it is leaving goes through node's client, which says when its connection
+        // is open (connectedFetch.ts); a test's own fetch is kept (it calls onSending itself, or not at all).
+        const onSending = request.onSending;
+        const response = onSending && body !== undefined && !options.fetch
+          ? await fetchAfterConnect(url, { method: request.method, headers, body, signal: controller.signal }, onSending)
+          : await fetchImpl(url, { method: request.method, headers, body, signal: controller.signal, redirect: 'manual' });
         const location = response.headers.get('location');
         // Only GETs follow redirects: re-sending a job submission elsewhere is not ours to decide.
         if (request.method === 'GET' && response.status >= 300 && response.status < 400 && location && redirects < MAX_REDIRECTS) {
