@@ -222,7 +222,7 @@ export class BatchRunner {
     // `submitting` is written at the last moment before the request's first byte leaves (sendingLine.ts): a crash
     // after it leaves `submitting`, which a resume turns into `unknown` rather than send it twice.
     const line = new SendingLine(
-      () => this.rows.update(index, { phase: 'submitting', digest: item.digest, previousJobIds: previous, jobId: undefined, status: undefined, error: undefined, endedAt: undefined, cost: undefined, outputs: undefined }),
+      () => this.rows.update(index, { phase: 'submitting', digest: item.digest, previousJobIds: previous, jobId: undefined, status: undefined, error: undefined, endedAt: undefined, cost: undefined, outputs: undefined }, { now: true }),
       () => this.cancelled || this.gate.paused !== undefined,
     );
     const submittedAt = this.clock.now();
