@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { click, driverAvailable, textContent, waitForSelector } from './support/driver';
 import { eventually } from './support/extension';
+import { durationKey } from '../../src/core/jobs';
 import { imageInputs, useBatchRig } from './support/batchRig';
 
 suite('batch prices', () => {
@@ -28,6 +29,9 @@ suite('batch prices', () => {
     assert.doesNotMatch(question, /unknown/, question);
     assert.match(question, /Estimated cost: not known yet .* \$0\.000310 per second it runs \(price table: RTX 4090 \(ADA_24\)/);
     await rig.toEnd(session);
+    // Its durations are kept for the next window (a reload used to find none, and said "unknown" again).
+    const key = durationKey(rig.client.settings.jobsBaseUrl, 'priced');
+    await eventually(() => rig.api.storedDurations().estimate(key), 'the batch\'s durations saved for the next window', 15_000);
     const check = await eventually(() => session.billCheck, 'the bill read and compared', 30_000);
     assert.match(check.words, /^Billed \d+% more than the estimate \(\$[\d.]+ against \$[\d.]+\)\.$/);
     assert.equal(check.suggested?.pool, 'ADA_24');
