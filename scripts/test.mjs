@@ -37,6 +37,9 @@ const steps = [
         // Issue 23: the extension host SIGKILLed mid-batch twice (the second with a /run answer on its way), each
         // time the window reloaded and the batch resumed (~45 s).
         { name: 'batch resume after a real kill of the extension host', cmd: 'node', args: ['test/editor-host/resume-kill.mjs', '--kills', '2', '--in-flight'], kind: 'editor' },
+        // Issue 27 item 12: 10 more kills, each in the first 500 ms of a resume's sending: a row killed before its
+        // /run left is sent by the next resume, one whose /run left is never sent twice (~2.5 min).
+        { name: 'batch resume killed as it starts sending, 10 times', cmd: 'node', args: ['test/editor-host/resume-kill.mjs', '--jobs', '100', '--kills', '1', '--resume-kills', '10'], kind: 'editor' },
         // Packaging builds in a staging folder and checks what ships (vsce ls); the runner then installs it.
         { name: 'package (.vsix)', cmd: 'node', args: ['scripts/package.mjs', '--out', vsix], kind: 'step', gate: true },
         { name: 'real-editor suites, packaged', cmd: 'node', args: ['test/editor-host/run.mjs', '--vsix', vsix], kind: 'editor' },

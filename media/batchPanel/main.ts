@@ -169,6 +169,10 @@ function showSummary(s: BatchSummary): void {
   el('spent').textContent = s.spent;
   el('billed').textContent = s.billed ?? '';
   el('billed').title = s.billedHow ?? '';
+  el('bill-check').hidden = !s.billCheck;
+  el('bill-words').textContent = s.billCheck ?? '';
+  el('set-price').textContent = s.setPrice ?? '';
+  el('set-price').hidden = !s.setPrice;
   const notice = el('notice');
   notice.textContent = s.notice ?? '';
   notice.hidden = !s.notice;

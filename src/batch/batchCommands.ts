@@ -3,7 +3,7 @@
 // on an input file with a sweep block. Each turns into a BatchSource for the manager.
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { expandSweep, MAX_SWEEP_JOBS, type BatchSource } from '../core/batch';
+import { expandSweep, type BatchSource } from '../core/batch';
 import { parseInputFile } from '../core/input/inputFile';
 import type { BatchManager } from './batchManager';
 import type { BatchSession } from './batchSession';
@@ -89,6 +89,7 @@ export function sweepJobs(text: string): number | string | undefined {
     if (!parsed.sweep) return undefined;
     return expandSweep(parsed.input, parsed.sweep).length;
   } catch (e) {
-    return e instanceof Error ? `${e.message} (at most ${MAX_SWEEP_JOBS} jobs)` : undefined;
+    // The cap is in the message that is about it ("makes more than 1000 jobs"), not after every other one.
+    return e instanceof Error ? e.message : undefined;
   }
 }

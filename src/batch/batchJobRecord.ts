@@ -4,9 +4,15 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { JobRow } from '../core/batch';
+import type { BatchItem, JobRow } from '../core/batch';
 import { LocalStatus, type JobRecord, type SavedOutput } from '../jobs/jobRecord';
-import type { BatchSession } from './batchSession';
+
+/** What a row's record needs of its batch: a BatchSession, or a past batch read from its manifest (no inputs). */
+export interface RowOwner {
+  batchId: string;
+  endpointId: string;
+  o: { title: string; items?: readonly BatchItem[] };
+}
 
 const KINDS: Record<string, SavedOutput['kind']> = {
   '.png': 'image', '.jpg': 'image', '.jpeg': 'image', '.webp': 'image', '.gif': 'image',
@@ -21,8 +27,8 @@ export function batchJobKey(batchId: string, index: number): string {
   return `batch:${batchId}:${index}`;
 }
 
-export function recordOfRow(session: BatchSession, row: JobRow): JobRecord {
-  const item = session.o.items[row.index];
+export function recordOfRow(session: RowOwner, row: JobRow): JobRecord {
+  const item = session.o.items?.[row.index];
   const status = row.phase === 'ended' ? row.status ?? 'COMPLETED' : row.phase === 'active' ? row.status ?? 'IN_QUEUE' : row.phase === 'submitting' ? LocalStatus.submitting : LocalStatus.error;
   const outputs = (row.outputs ?? []).map(savedOutputOf);
   const folder = row.outputs?.[0] ? path.dirname(row.outputs[0]) : undefined;
@@ -32,7 +38,7 @@ export function recordOfRow(session: BatchSession, row: JobRow): JobRecord {
     endpointId: session.endpointId,
     ...(row.jobId ? { jobId: row.jobId } : {}),
     mode: 'async',
-    ...(item && item.ref.line === undefined ? { inputFile: vscode.Uri.file(item.ref.file).toString() } : {}),
+    ...((item?.ref ?? row.ref).line === undefined ? { inputFile: vscode.Uri.file((item?.ref ?? row.ref).file).toString() } : {}),
     input: item?.input ?? {},
     ...(item?.request ? { request: item.request as Record<string, unknown> } : {}),
     status,

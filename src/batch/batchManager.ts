@@ -51,6 +51,9 @@ export const SEND = 'Send';
 
 export class BatchManager implements vscode.Disposable {
   readonly sessions: BatchSession[] = [];
+  private readonly startedEmitter = new vscode.EventEmitter<BatchSession>();
+  /** A batch started or resumed in this window (the Jobs view lists it). */
+  readonly onDidStart = this.startedEmitter.event;
   readonly problems = new BatchProblems();
   readonly ui: BatchUi;
 
@@ -60,6 +63,7 @@ export class BatchManager implements vscode.Disposable {
 
   dispose(): void {
     this.problems.dispose();
+    this.startedEmitter.dispose();
     this.ui.dispose();
     for (const s of this.sessions.splice(0)) s.dispose();
   }
@@ -139,6 +143,7 @@ export class BatchManager implements vscode.Disposable {
       durations: this.d.durations,
     });
     this.sessions.push(session);
+    this.startedEmitter.fire(session);
     this.ui.show(session);
     this.ui.follow(session, session.start());
     return session;
@@ -156,15 +161,17 @@ export class BatchManager implements vscode.Disposable {
   /** The job count and the range; asks above the setting (or with no range), else says what is sent. */
   private async confirm(what: string, facts: BatchPlanFacts, notes: string[]): Promise<boolean> {
     const limit = this.d.settings.batchConfirmAboveUsd();
-    const text = [`${what}, ${facts.concurrency} at a time. Estimated cost: ${rangeText(facts.range)}.`, ...notes].join(' ');
+    const text = [`${what}, ${facts.concurrency} at a time. Estimated cost: ${rangeText(facts.range, facts.price)}.`, ...notes].join(' ');
     if (facts.range && facts.range.highUsd <= limit && notes.length === 0) {
       void vscode.window.setStatusBarMessage(`$(run-all) ${text}`, 8000);
       return true;
     }
     const why = facts.range ? ` It may cost more than $${limit} (serverlessGpu.batch.confirmAboveUsd).` : '';
     const how = facts.range ? ` How: ${facts.range.how}.` : '';
-    const choice = await vscode.window.showWarningMessage(`${text}${why}${how}`, SEND);
-    return choice === SEND;
+    // A modal (issue 27 item 8): a toast that timed out left a batch that never started, and nothing said so.
+    const send = await this.ui.confirm(text, `${why}${how}`.trim(), SEND);
+    if (!send) void vscode.window.setStatusBarMessage('$(circle-slash) Batch not sent.', 8000);
+    return send;
   }
 
   private async pickEndpoint(anchor: vscode.Uri): Promise<string | undefined> {

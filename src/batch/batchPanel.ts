@@ -23,6 +23,8 @@ export interface BatchPanelActions {
   cancel(session: BatchSession): void;
   retryFailed(session: BatchSession): void;
   exportCsv(session: BatchSession): void;
+  /** Writes the pool price the bill implies to the user's settings (their choice: the panel's button). */
+  setPriceFromBill(session: BatchSession): void;
   resume(session: BatchSession): void;
 }
 
@@ -99,6 +101,9 @@ export class BatchPanel implements vscode.Disposable {
       case 'exportCsv':
         actions.exportCsv(this.session);
         return;
+      case 'setPriceFromBill':
+        actions.setPriceFromBill(this.session);
+        return;
     }
   }
 
@@ -171,6 +176,7 @@ export class BatchPanel implements vscode.Disposable {
 const PAGE = `<header>
   <div class="title-line"><h1 id="title">Batch</h1><span id="counts"></span><span id="spent"></span><span id="billed"></span></div>
   <div id="notice" hidden></div>
+  <div id="bill-check" hidden><span id="bill-words"></span> <button id="set-price" data-action="setPriceFromBill" hidden></button></div>
   <div class="toolbar">
     <button id="pause" data-action="pause">Pause</button>
     <button id="resume" data-action="resume" hidden>Resume</button>

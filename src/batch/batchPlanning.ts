@@ -45,9 +45,13 @@ export async function planBatch(p: PlanningInput): Promise<BatchPlanFacts> {
   return { concurrency, ...(price ? { price } : {}), ...(range ? { range } : {}) };
 }
 
-/** "$0.12 to $0.31": the range as the confirmation says it. */
-export function rangeText(range: CostRange | undefined): string {
-  if (!range) return 'unknown (no earlier jobs of this endpoint to learn from, or no price for it)';
+/**
+ * "$0.12 to $0.31": the range as the confirmation says it. Without a range but with the price its rows will be
+ * estimated with, the price is said: "unknown" only where no price is known either (issue 27 item 7).
+ */
+export function rangeText(range: CostRange | undefined, price?: PricePerSecond): string {
+  if (!range && price) return `not known yet (no job of this endpoint has run here to learn how long one takes); each job is estimated at $${price.usdPerSecond.toPrecision(3)} per second it runs (${price.source})`;
+  if (!range) return 'unknown (no earlier jobs of this endpoint to learn from, and no price for it)';
   const usd = (n: number): string => `$${n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
   return `${usd(range.lowUsd)} to ${usd(range.highUsd)} (estimate)`;
 }

@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import type { InputProblem } from '../core/batch';
 
 export const SKIP_BAD = 'Skip Them and Continue';
+/** The same choice for one bad input. */
+export const SKIP_ONE_BAD = 'Skip It and Continue';
 
 export class BatchProblems implements vscode.Disposable {
   private readonly collection = vscode.languages.createDiagnosticCollection('serverlessGpu.batch');
@@ -31,11 +33,15 @@ export class BatchProblems implements vscode.Disposable {
   async askToSkip(problems: readonly InputProblem[], good: number): Promise<boolean> {
     const first = problems.slice(0, 3).map(problemText).join('; ');
     const more = problems.length > 3 ? ` and ${problems.length - 3} more (see Problems)` : '';
-    const text = `${problems.length} bad input${problems.length === 1 ? '' : 's'}, nothing sent: ${first}${more}.`;
-    const choices = good > 0 ? [SKIP_BAD, 'Open First'] : ['Open First'];
-    const choice = await vscode.window.showErrorMessage(good > 0 ? `${text} Send the ${good} good ones?` : text, ...choices);
-    if (choice === 'Open First' && problems[0]) await openProblem(problems[0]);
-    return choice === SKIP_BAD;
+    // Each problem is a sentence with its own period: the list's end gets none of its own ("..").
+    const text = `${problems.length} bad input${problems.length === 1 ? '' : 's'}, nothing sent: ${first}${more}${/[.!?]$/.test(first + more) ? '' : '.'}`;
+    const skip = problems.length === 1 ? SKIP_ONE_BAD : SKIP_BAD;
+    const open = problems.length === 1 ? 'Open It' : 'Open First';
+    const choices = good > 0 ? [skip, open] : [open];
+    const goodOnes = good === 1 ? 'the good one' : `the ${good} good ones`;
+    const choice = await vscode.window.showErrorMessage(good > 0 ? `${text} Send ${goodOnes}?` : text, ...choices);
+    if (choice === open && problems[0]) await openProblem(problems[0]);
+    return choice === skip;
   }
 }
 

@@ -51,6 +51,9 @@ export const BatchSummary = z.strictObject({
   /** After the batch: what the billing route says the endpoint was billed over its hours, and what that covers. */
   billed: z.optional(z.string()),
   billedHow: z.optional(z.string()),
+  /** The bill and the estimate differ by more than 25%: said in words, and the price the bill implies offered. */
+  billCheck: z.optional(z.string()),
+  setPrice: z.optional(z.string()),
   /** Why the batch waits or is paused, when it does. */
   notice: z.optional(z.string()),
   /** The batch's life (core batchLife.ts): ready, sending, waiting, paused, cancelling, cancelled, finished. */
@@ -81,6 +84,7 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('resume') }),
   z.strictObject({ type: z.literal('retryFailed') }),
   z.strictObject({ type: z.literal('exportCsv') }),
+  z.strictObject({ type: z.literal('setPriceFromBill') }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

@@ -47,7 +47,11 @@ export async function offerResume(manager: BatchManager, roots: readonly string[
   for (const b of unfinished) {
     const h = b.state.header!;
     const c = countPhases(b.state);
-    const text = `A batch of ${h.jobs} jobs on ${h.endpointId} was left unfinished (${c.ended} ended, ${c.active + c.submitting} sent and not seen ending, ${c.pending} not sent). Resume it? Sent jobs are followed by id, never sent twice.`;
+    // A `submitting` row is one whose /run had left when the window stopped (its line is written at the last
+    // moment, sendingLine.ts): the one undecidable case, counted apart from the jobs followed by id.
+    const lost = c.submitting + c.unknown;
+    const undecided = lost ? `, ${lost} whose /run answer never came (they may exist: not sent again unless you choose to)` : '';
+    const text = `A batch of ${h.jobs} jobs on ${h.endpointId} was left unfinished (${c.ended} ended, ${c.active} sent and not seen ending, ${c.pending} not sent${undecided}). Resume it? Sent jobs are followed by id, never sent twice.`;
     void vscode.window.showInformationMessage(text, RESUME_BATCH, SET_ASIDE).then(async (choice) => {
       if (choice === RESUME_BATCH) await manager.resume(b.manifestPath);
       else if (choice === SET_ASIDE) await setAside(b.manifestPath);

@@ -4,36 +4,22 @@
 // panel and the progress notification listen; nothing here draws.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BatchRunner, rowsToCsv, type BatchTally, type BatchEvent, type BatchStateKind, type BatchItem, type SavedBatchOutputs, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
-import { billedAmount, type BilledAmount, type PricePerSecond } from '../core/cost';
+import { BatchRunner, rowsToCsv, type BatchTally, type BatchEvent, type BatchItem, type SavedBatchOutputs, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
+import { billedAmount, checkBill, type BillCheck, type BilledAmount, type PricePerSecond } from '../core/cost';
 import { parseOutputs } from '../core/outputs/outputs';
 import { saveJobOutputs } from '../core/outputs/saveOutputs';
 import type { JobDurationModel } from '../core/jobs';
 import type { Job } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import type { JobOutputSettings } from '../jobs/jobOutputs';
+import type { BatchSnapshot } from './batchSummary';
+
+export type { BatchSnapshot } from './batchSummary';
+import { countsText } from './batchSummary';
 
 
 /** How often the views' one reading of the batch is renewed while it changes (the panel's beat too). */
 export const SNAPSHOT_MS = 200;
-
-/**
- * One reading of the batch, made once per beat, that every view of that beat shows (issue 27 item 6): the panel's
- * header, the progress notification and a guard's question read the same numbers, never two countings a moment
- * apart. What may be clicked comes from the batch's life (core batchLife.ts), not from flags of the views.
- */
-export interface BatchSnapshot {
-  tally: Readonly<BatchTally>;
-  state: BatchStateKind;
-  /** Why the batch waits, is paused, or that it was cancelled; undefined while it just runs or once it finished. */
-  notice: string | undefined;
-  canPause: boolean;
-  canResume: boolean;
-  canCancel: boolean;
-  canRetryFailed: boolean;
-  /** Jobs are still to be sent or followed, or wait for a resume. */
-  active: boolean;
-}
 
 export interface BatchSessionOptions {
   /** The batch's folder (manifest, outputs). */
@@ -74,6 +60,8 @@ export class BatchSession implements vscode.Disposable {
   private currentLimits: GuardLimits;
   /** What the billing route said about the batch's hours, once it ended (undefined before, or if it could not say). */
   billed: BilledAmount | undefined;
+  /** The bill against the rows' estimate, when they differ by more than 25% (read with `billed`). */
+  billCheck: BillCheck | undefined;
 
   constructor(readonly o: BatchSessionOptions) {
     this.batchId = o.header.batchId;
@@ -171,6 +159,11 @@ export class BatchSession implements vscode.Disposable {
     return this.track(this.runner.cancel());
   }
 
+  /** Resolves when no slot works any more (done, or all that is left waits for a resume). */
+  untilIdle(): Promise<void> {
+    return this.runner.whenIdle();
+  }
+
   /** The rows whose /run answer was lost: their job may or may not exist on the service. */
   unknownRows(): JobRow[] {
     return this.rows().filter((r) => r.phase === 'unknown');
@@ -197,8 +190,12 @@ export class BatchSession implements vscode.Disposable {
     this.stateEmitter.fire();
   }
 
+  /** The table as CSV, ending with the total the header says (the same tally). */
   csv(): string {
-    return rowsToCsv(this.rows());
+    // The reading the header shows now (the same beat), so the total line says what the panel says.
+    this.renew();
+    const t = this.snapshot.tally;
+    return rowsToCsv(this.rows(), { counts: countsText(t), usd: t.usd, estimated: t.estimated > 0 });
   }
 
   dispose(): void {
@@ -233,6 +230,9 @@ export class BatchSession implements vscode.Disposable {
     const to = Math.max(...rows.map((r) => r.endedAt ?? r.at));
     try {
       this.billed = await billedAmount(this.o.client, this.endpointId, from, to);
+      const t = this.tally();
+      // Only an estimate can be off: reported costs are the service's own.
+      this.billCheck = t.estimated > 0 ? checkBill(this.billed.usd, t.usd, this.o.price) : undefined;
       this.stateEmitter.fire();
     } catch {
       // No billing scope, or the service cannot say yet: the estimate stays the only figure, as it is labelled.

@@ -1,8 +1,6 @@
 // What the user sees of a running batch besides its table: the progress notification (counts, the wait or the
 // pause, a Cancel that cancels the batch), the question when a guard pauses it (spend limit, failure streak,
 // 401/403), and the panel's buttons: open a row's job panel, Cancel Batch, Resume, Retry Failed, Export CSV.
-import { writeFile } from 'node:fs/promises';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { HistoryStore } from '../history/historyStore';
@@ -10,18 +8,19 @@ import { BatchPanel, type BatchPanelActions } from './batchPanel';
 import { recordOfRow } from './batchJobRecord';
 import type { BatchSession } from './batchSession';
 import { countsText, progressText, spentText } from './batchSummary';
+import { askToCancel, CANCEL_BATCH, exportCsv, modalConfirm, type Confirm } from './batchQuestions';
 
 export interface BatchUiDeps {
   extensionUri: vscode.Uri;
   logger: Logger;
   history: HistoryStore;
   panels: { open(key: string, options?: { preserveFocus?: boolean }): void };
+  settings: { setGpuPrice(pool: string, usdPerSecond: number): Promise<void> };
 }
 
 export const RAISE_AND_RESUME = 'Double the Limit and Resume';
 export const RESUME = 'Resume';
-export const CANCEL_BATCH = 'Cancel Batch';
-export const EXPORT_TITLE = 'Export the Batch Table as CSV';
+export { CANCEL_BATCH, EXPORT_TITLE } from './batchQuestions';
 export const SEND_AGAIN = 'Send Them Again';
 export const LEAVE_THEM = 'Leave Them';
 
@@ -30,6 +29,9 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
   /** Rows whose job panel was opened: their history record follows the row. */
   private readonly opened = new Map<BatchSession, Set<number>>();
   private readonly subscriptions: vscode.Disposable[] = [];
+
+  /** How Send and Cancel Batch are asked: a modal (tests answer it themselves). */
+  confirm: Confirm = modalConfirm;
 
   constructor(private readonly d: BatchUiDeps) {}
 
@@ -67,7 +69,8 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
   /** The progress notification while `work` runs; its Cancel cancels the batch. */
   follow(session: BatchSession, work: Promise<void>): void {
     void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Batch ${session.o.title}`, cancellable: true }, async (progress, token) => {
-      token.onCancellationRequested(() => this.cancel(session));
+      // The notification's Cancel asks first too; kept running, the progress is shown again.
+      token.onCancellationRequested(() => void askToCancel(session, this.confirm).then((yes) => (yes ? void session.cancel() : this.follow(session, session.untilIdle()))));
       let shown = 0;
       // The session's reading of this beat, the very one the panel's header shows (never a counting of its own).
       const update = (): void => {
@@ -119,8 +122,9 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
     void this.d.history.upsert(record).then(() => this.d.panels.open(record.key));
   }
 
+  /** The panel's Cancel Batch: asks first (it stops every job left). */
   cancel(session: BatchSession): void {
-    void session.cancel();
+    void askToCancel(session, this.confirm).then((yes) => (yes ? session.cancel() : undefined));
   }
 
   resume(session: BatchSession): void {
@@ -131,13 +135,17 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
     this.follow(session, session.retryFailed());
   }
 
+  setPriceFromBill(session: BatchSession): void {
+    const s = session.billCheck?.suggested;
+    if (!s) return;
+    void this.d.settings.setGpuPrice(s.pool, s.usdPerSecond).then(
+      () => void vscode.window.showInformationMessage(`Your price of ${s.pool} is now $${s.usdPerSecond}/s (serverlessGpu.batch.gpuPrices, user settings): estimates use it from now on.`),
+      (e: unknown) => void vscode.window.showErrorMessage(`The price was not saved: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  }
+
   exportCsv(session: BatchSession): void {
-    void (async () => {
-      const target = await vscode.window.showSaveDialog({ title: EXPORT_TITLE, defaultUri: vscode.Uri.file(path.join(session.o.dir, 'batch.csv')), filters: { CSV: ['csv'] } });
-      if (!target) return;
-      await writeFile(target.fsPath, session.csv(), 'utf8');
-      void vscode.window.setStatusBarMessage(`$(check) Saved ${vscode.workspace.asRelativePath(target)}`, 5000);
-    })();
+    void exportCsv(session).catch((e: unknown) => void vscode.window.showErrorMessage(`The CSV was not written: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   /**
@@ -156,7 +164,7 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
     const cost = spend ? ` ${spentText(session.snapshot.tally)}.` : '';
     const choice = await vscode.window.showWarningMessage(`Batch ${session.o.title} paused: ${message}${cost}`, ...choices);
     if (!life.mayAsk(id)) return;
-    if (choice === CANCEL_BATCH) this.cancel(session);
+    if (choice === CANCEL_BATCH) void session.cancel(); // the answer to a question: not asked again
     else if (choice === RESUME) session.resume();
     else if (choice === RAISE_AND_RESUME) {
       const g = session.limits;

@@ -16,6 +16,8 @@ export type { RateLimitSnapshot, RateLimitWindowState } from './http/rateLimit';
 /** A job's submission: the input, and the documented options sent with it (webhook, policy, s3Config). */
 export interface SubmitOptions extends CallOptions {
   request?: RequestOptions;
+  /** Awaited once the connection is open, before any byte of the submission leaves (see HttpRequest.onSending). */
+  onSending?: () => Promise<void>;
 }
 
 /** SPEC 4's routes, plus the platform's job-control routes and its endpoint list (feature-detected by callers). */

@@ -1,7 +1,8 @@
 // The "Jobs" view in the sidebar: this workspace's job history, newest first, each with its status, endpoint
 // and duration as the job life describes them (the panel's words exactly), its cost as a batch row says it, and
 // the saved PNG as its icon where there is one. A job still moving ticks its "so far" once a second. Clicking
-// opens the job's panel.
+// opens the job's panel. A batch is one collapsible row with its counts and cost (issue 27 item 11); its children
+// are its jobs, opened as the Batch panel's rows open them. The batch feature supplies them (BatchGroups).
 import * as vscode from 'vscode';
 import { costText, costTooltip, shownCost } from '../core/cost';
 import { describeJob, jobActions, msToNextTick } from '../core/jobs/jobLife';
@@ -63,14 +64,51 @@ export class JobItem extends vscode.TreeItem {
   }
 }
 
-export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<JobItem | undefined>();
+/** A batch as the Jobs view shows it: one row, its jobs as children. */
+export interface BatchGroup {
+  batchId: string;
+  /** "Batch prompts.jsonl" */
+  label: string;
+  /** "flux-dev · 12 of 12 ended · 3 failed · $0.0123" */
+  description: string;
+  tooltip: string;
+  startedAt: number;
+  running: boolean;
+  /** Its rows as job records (keys `batch:<id>:<index>`), in the batch's order. */
+  jobs(): JobRecord[];
+  /** What a click on one of its jobs runs. */
+  open(record: JobRecord): vscode.Command;
+}
+
+/** The batches of this workspace (those of this window and those on disk), told when they change. */
+export interface BatchGroups {
+  groups(): BatchGroup[];
+  readonly onDidChange: vscode.Event<void>;
+}
+
+export class BatchGroupItem extends vscode.TreeItem {
+  constructor(readonly group: BatchGroup) {
+    super(group.label, vscode.TreeItemCollapsibleState.Collapsed);
+    this.id = `batch:${group.batchId}`;
+    this.description = group.description;
+    this.tooltip = group.tooltip;
+    this.contextValue = 'serverlessGpu.batch';
+    this.iconPath = new vscode.ThemeIcon(group.running ? 'sync~spin' : 'run-all');
+  }
+}
+
+type JobsNode = JobItem | BatchGroupItem;
+
+export class JobsTreeProvider implements vscode.TreeDataProvider<JobsNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<JobsNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly subscription: vscode.Disposable;
   /** Redraws once a second while a job shown is live, so its "so far" ticks like the panel's. */
   private ticker: ReturnType<typeof setTimeout> | undefined;
   /** What each item showed when last drawn: a change to anything else (streamed text, why it waits) redraws nothing. */
   private readonly drawn = new Map<string, string>();
+  private batches: BatchGroups | undefined;
+  private batchSubscription: vscode.Disposable | undefined;
 
   constructor(
     private readonly history: HistoryStore,
@@ -85,8 +123,17 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscod
     });
   }
 
+  /** Lists the batches beside the single jobs (wired by the batch feature). */
+  showBatches(batches: BatchGroups): void {
+    this.batchSubscription?.dispose();
+    this.batches = batches;
+    this.batchSubscription = batches.onDidChange(() => this.refresh());
+    this.refresh();
+  }
+
   dispose(): void {
     this.subscription.dispose();
+    this.batchSubscription?.dispose();
     this.emitter.dispose();
     this.tick(undefined);
   }
@@ -104,25 +151,43 @@ export class JobsTreeProvider implements vscode.TreeDataProvider<JobItem>, vscod
     this.emitter.fire(undefined);
   }
 
-  getTreeItem(element: JobItem): vscode.TreeItem {
+  getTreeItem(element: JobsNode): vscode.TreeItem {
     return element;
   }
 
-  getChildren(element?: JobItem): JobItem[] {
+  getChildren(element?: JobsNode): JobsNode[] {
+    if (element instanceof BatchGroupItem) {
+      const now = Date.now();
+      return element.group.jobs().map((r) => {
+        const item = new JobItem(r, false, undefined, now);
+        item.command = element.group.open(r);
+        return item;
+      });
+    }
     if (element) return [];
     this.drawn.clear();
     const now = Date.now();
     let live: JobRecord | undefined;
-    const items = this.history.all().map((r) => {
+    // A batch job opened once is in the history too: it is listed under its batch only.
+    const singles = this.batches ? this.history.all().filter((r) => !r.key.startsWith('batch:')) : this.history.all();
+    const items: Array<{ at: number; node: JobsNode }> = singles.map((r) => {
       const running = this.isRunning(r.key);
       this.drawn.set(r.key, drawnFacts(r, running));
       const item = new JobItem(r, running, this.retryWait(r.key), now);
       if (!live && running && describeJob(r, now).live) live = r;
-      return item;
+      return { at: r.submittedAt, node: item };
     });
     // Stops with the last live job's final state.
     this.tick(live);
-    return items;
+    // The history's order (newest first) kept; each batch goes before the first job older than it.
+    const groups = [...(this.batches?.groups() ?? [])].sort((a, b) => b.startedAt - a.startedAt);
+    const nodes: JobsNode[] = [];
+    for (const i of items) {
+      while (groups.length && groups[0]!.startedAt >= i.at) nodes.push(new BatchGroupItem(groups.shift()!));
+      nodes.push(i.node);
+    }
+    for (const g of groups) nodes.push(new BatchGroupItem(g));
+    return nodes;
   }
 
   getParent(): undefined {

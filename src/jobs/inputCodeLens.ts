@@ -19,6 +19,15 @@ export class InputCodeLensProvider implements vscode.CodeLensProvider {
     const top = new vscode.Range(0, 0, 0, 0);
     const endpoint = this.memory.endpointFor(document.uri);
     const args = [document.uri];
+    const change = new vscode.CodeLens(top, {
+      title: 'Change endpoint',
+      tooltip: endpoint ? `Runs on ${endpoint} (remembered for this file): choose another to remember` : 'Choose the endpoint this file runs on, remembered for it',
+      command: JobCommands.changeEndpointForFile,
+      arguments: args,
+    });
+    // A file with a sweep block runs as a batch, by its own CodeLens "Run sweep" (src/batch): a single-job Run on
+    // it could only refuse the file.
+    if (holdsSweep(document.getText())) return [change];
     return [
       new vscode.CodeLens(top, {
         title: endpoint ? `$(play) Run on ${endpoint}` : '$(play) Run… (choose an endpoint)',
@@ -35,13 +44,19 @@ export class InputCodeLensProvider implements vscode.CodeLensProvider {
         command: JobCommands.runCurrentFileSync,
         arguments: args,
       }),
-      new vscode.CodeLens(top, {
-        title: 'Change endpoint',
-        tooltip: endpoint ? `Runs on ${endpoint} (remembered for this file): choose another to remember` : 'Choose the endpoint this file runs on, remembered for it',
-        command: JobCommands.changeEndpointForFile,
-        arguments: args,
-      }),
+      change,
     ];
+  }
+}
+
+/** `{"input": ..., "sweep": ...}` at the top level (the only place a sweep is one: docs/batches.md). */
+export function holdsSweep(text: string): boolean {
+  if (!text.includes('"sweep"')) return false;
+  try {
+    const parsed: unknown = JSON.parse(text.replace(/^\uFEFF/, ''));
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && 'input' in parsed && 'sweep' in parsed;
+  } catch {
+    return false;
   }
 }
 

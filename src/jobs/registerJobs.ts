@@ -32,6 +32,8 @@ import { registerBatches, type BatchApi } from '../batch/registerBatch';
 const DURATIONS_KEY = 'serverlessGpu.jobDurations';
 /** globalState key of which endpoints stream their text (jobs base URL + endpoint id: nothing secret). */
 const STREAMING_KEY = 'serverlessGpu.streamingEndpoints';
+/** How soon after a batch job ends the learned durations are saved (one write for many rows). */
+const DURATIONS_SAVE_MS = 2000;
 
 export interface JobRunnerApi {
   runner: JobRunner;
@@ -148,10 +150,23 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     ...registerJobCommands(actions, commandDeps),
   ];
   const batches = registerBatches(
-    { extensionUri: context.extensionUri, logger, settings, clients: () => clientSource, memory, endpointSources: commandDeps.endpointSources, durations, history, outputs, panels, inputFilePattern: () => settings.inputFilePattern() },
+    { extensionUri: context.extensionUri, logger, settings, clients: () => clientSource, memory, endpointSources: commandDeps.endpointSources, durations, history, outputs, panels, inputFilePattern: () => settings.inputFilePattern(), jobsView: tree },
     logger,
   );
   disposables.push(...batches.disposables);
+  // A batch's jobs teach the durations too (its estimates rest on them): kept a few seconds after a row ends, so the
+  // next window (a reload, a crash) estimates from them instead of saying "unknown" (issue 27 item 7).
+  let saveSoon: ReturnType<typeof setTimeout> | undefined;
+  const saveDurations = (): void => {
+    saveSoon ??= setTimeout(() => {
+      saveSoon = undefined;
+      void context.globalState.update(DURATIONS_KEY, durations.toJSON());
+    }, DURATIONS_SAVE_MS);
+  };
+  disposables.push(
+    batches.api.manager.onDidStart((s) => disposables.push(s.onDidChangeRow((row) => row.phase === 'ended' && saveDurations()))),
+    new vscode.Disposable(() => saveSoon && clearTimeout(saveSoon)),
+  );
 
   // After activation: follow again the jobs the last window left running (SPEC 8.6 retention).
   const resume = setTimeout(() => {

@@ -15,7 +15,11 @@
 //   (needs `node scripts/build.mjs` first). --kills K: K kills, the k-th when k/(K+1) of the jobs were accepted
 //   (k/3 for K of 1 or 2), each followed by a reload and a resume; --in-flight: the last kill lands while a /run
 //   the service accepted has its answer held back by the proxy (the row is left `unknown`); --json writes the
-//   figures, for test/bench/batchResume.bench.ts. Prints `N passed, N failed` last; exit 1 on failure.
+//   figures, for test/bench/batchResume.bench.ts. --resume-kills R (issue 27 item 12): after those kills, R more,
+//   each in the first 500 ms of a resume (at offsets 0, 500/R, 2*500/R... ms after the new window's first request
+//   reached the service), while its first /run requests are leaving: a row killed before its request left must be sent by the next
+//   resume (never left `unknown`), one whose request left is never sent again. Prints `N passed, N failed` last;
+//   exit 1 on failure.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -30,9 +34,10 @@ import { createChecks, processesWith } from './scriptChecks.mjs';
 const HOST_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HOST_DIR, '../..');
 const ARTIFACTS = path.join(HOST_DIR, 'artifacts');
-const { values: opts } = parseArgs({ options: { jobs: { type: 'string', default: '45' }, kills: { type: 'string', default: '1' }, 'in-flight': { type: 'boolean', default: false }, json: { type: 'string' } } });
+const { values: opts } = parseArgs({ options: { jobs: { type: 'string', default: '45' }, kills: { type: 'string', default: '1' }, 'in-flight': { type: 'boolean', default: false }, 'resume-kills': { type: 'string', default: '0' }, json: { type: 'string' } } });
 const N = Number(opts.jobs);
 const KILLS = Number(opts.kills);
+const RESUME_KILLS = Number(opts['resume-kills']);
 const KEY = 'demo-key-full'; // what the extension gives the demo profile (src/demo/demoConnection.ts)
 const ENDPOINT = 'resume-llm';
 const CONCURRENCY = 6;
@@ -73,13 +78,22 @@ function startChild(cmd, args, ready, env) {
 /** In front of the emulator: records every /run with its input's marker and the service's answer. */
 function startRecordingProxy(target) {
   const runs = []; // { i, status, id, at }
+  const received = new Set(); // inputs (`i`) whose /run reached the service whole (its body read to the end)
   const t = new URL(target);
   const server = http.createServer((req, res) => {
+    proxy.arrivals.push(Date.now());
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const isRun = req.method === 'POST' && /^\/v2\/[^/]+\/run$/.test(req.url ?? '');
+      if (isRun) {
+        try {
+          received.add(JSON.parse(body.toString('utf8')).input?.i);
+        } catch {
+          // not a job's body
+        }
+      }
       const up = http.request({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: { ...req.headers, host: t.host } }, (answer) => {
         const out = [];
         answer.on('data', (c) => out.push(c));
@@ -114,7 +128,7 @@ function startRecordingProxy(target) {
       up.end(body);
     });
   });
-  const proxy = { url: '', runs, server, holdAt: undefined, held: undefined };
+  const proxy = { url: '', runs, received, arrivals: [], server, holdAt: undefined, held: undefined };
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(Object.assign(proxy, { url: `http://127.0.0.1:${server.address().port}` }))));
 }
 
@@ -156,24 +170,59 @@ async function clickText(page, selector, timeoutMs = 60_000) {
 /** Clicks "Send" if the batch asks for confirmation (no cost range is known on a fresh profile). */
 async function sendIfAsked(page, started) {
   await until('the batch to start (or to ask to Send)', async () => {
-    const send = page.locator('.notification-toast .monaco-button:text-is("Send")').first();
+    // The Send question is a modal dialog (issue 27 item 8).
+    const send = page.locator('.monaco-dialog-box .monaco-button:text-is("Send")').first();
     if (await send.isVisible().catch(() => false)) await send.click().catch(() => {});
     return started();
   }, 60_000, 250);
 }
 
-/** SIGKILLs the extension host (exactly one process: ours, with --type=extensionHost), reloads the window with
- * nothing of ours open, and clicks the resume offer. Returns where the kill landed. */
-async function killTheHost(page, threshold) {
+/** SIGKILLs the extension host (exactly one process: ours, with --type=extensionHost); returns the pid. */
+async function killHost() {
   const hosts = processesWith(marker).filter(([, cmd]) => cmd.includes('--type=extensionHost'));
   if (hosts.length !== 1) throw new Error(`expected exactly one extension host, found ${hosts.length}:\n${hosts.map((h) => h.join(' ')).join('\n')}`);
   const [hostPid, hostCmd] = hosts[0];
   if (/code-server\/out\/node\/entry\.js|chrom/.test(hostCmd)) throw new Error(`refusing to kill ${hostPid}: ${hostCmd}`);
   process.kill(hostPid, 'SIGKILL');
-  const acceptedBeforeKill = proxy.runs.filter((r) => r.id).length;
   proxy.held?.destroy(); // its reader is dead
   proxy.held = undefined;
-  await until('the extension host to be gone', () => !fs.existsSync(`/proc/${hostPid}`) || fs.readFileSync(`/proc/${hostPid}/stat`, 'latin1').split(' ')[2] === 'Z', 10_000, 50);
+  const gone = () => {
+    try {
+      return fs.readFileSync(`/proc/${hostPid}/stat`, 'latin1').split(' ')[2] === 'Z';
+    } catch {
+      return true; // reaped between two looks
+    }
+  };
+  await until('the extension host to be gone', gone, 10_000, 50);
+  return hostPid;
+}
+
+/** Closes every editor, reloads the window and clicks the resume offer; returns when it was clicked. */
+async function reloadAndResume(page) {
+  // A dialog the dead window left open (the Send question of a resume killed before it was answered) would take
+  // the keyboard: closed first.
+  const dialog = page.locator('.monaco-dialog-box').first();
+  if (await dialog.isVisible().catch(() => false)) {
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => {});
+  }
+  // Nothing left open that would activate the extension by itself (the .jsonl, the Batch panel): the next window
+  // must find the unfinished batch from the workspace alone, as after a crash with the editors closed.
+  await runCommand(page, 'View: Close All Editors');
+  await until('every editor closed', async () => (await page.locator('.tabs-container .tab').count()) === 0, 10_000);
+  // A new window (Developer: Reload Window, which saves the window's state first: page.reload() may not, and the
+  // editors came back) starts a new extension host, which offers to resume the batch.
+  await runCommand(page, 'Developer: Reload Window', () => page.waitForNavigation({ timeout: 60_000 }));
+  await page.locator('.monaco-workbench').waitFor();
+  await clickText(page, '.notification-toast .monaco-button:text-is("Resume Batch")', 90_000);
+  return Date.now();
+}
+
+/** Kills the extension host mid-batch, reloads the window with nothing of ours open, and clicks the resume
+ * offer. Returns where the kill landed. */
+async function killTheHost(page, threshold, waitForStart = true) {
+  const acceptedBeforeKill = proxy.runs.filter((r) => r.id).length;
+  const hostPid = await killHost();
   const manifestAtKill = readManifest(workspace)?.phases ?? {};
   console.log(`  killed extension host ${hostPid} with ${acceptedBeforeKill} of ${N} jobs accepted (aimed at ${threshold}); manifest then: ${JSON.stringify(manifestAtKill)}`);
   if (acceptedBeforeKill >= N) throw new Error('the kill came after every job was accepted: not mid-batch');
@@ -182,21 +231,57 @@ async function killTheHost(page, threshold) {
   await sleep(1500);
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, 'resume-kill-after-kill.png') }).catch(() => {});
-  // Nothing left open that would activate the extension by itself (the .jsonl, the Batch panel): the next window
-  // must find the unfinished batch from the workspace alone, as after a crash with the editors closed.
-  await runCommand(page, 'View: Close All Editors');
-  await until('every editor closed', async () => (await page.locator('.tabs-container .tab').count()) === 0, 10_000);
-  // A new window (Developer: Reload Window, which saves the window's state first: page.reload() may not, and the
-  // editors came back) starts a new extension host, which offers to resume the batch.
   const runsBefore = proxy.runs.length;
-  await runCommand(page, 'Developer: Reload Window', () => page.waitForNavigation({ timeout: 60_000 }));
-  await page.locator('.monaco-workbench').waitFor();
-  await clickText(page, '.notification-toast .monaco-button:text-is("Resume Batch")', 90_000);
+  const resumedAt = await reloadAndResume(page);
   await page.screenshot({ path: path.join(ARTIFACTS, 'resume-kill-offer.png') }).catch(() => {});
-  const resumedAt = Date.now();
   // No "Send" is expected (the cost range is known by now), but a fresh profile may not know it: click it if asked.
-  await sendIfAsked(page, () => proxy.runs.length > runsBefore || readManifest(workspace)?.events.some((e) => e.event === 'finished'));
+  if (waitForStart) await sendIfAsked(page, () => proxy.runs.length > runsBefore || readManifest(workspace)?.events.some((e) => e.event === 'finished'));
   return { acceptedBeforeKill, manifestAtKill, resumedAt };
+}
+
+/**
+ * A kill `offsetMs` after the resumed window's first request reached the service (the endpoint read that plans the
+ * resume; its first /run follow 200-500 ms later, all slots at once: on this machine none leaves in the first
+ * 400 ms after the click, so offsets from the click would miss them), then a reload and the next resume. Returns what the kill met: the /run the service had received in that resume, and the rows
+ * the manifest held `submitting` (each must be one whose request reached the service: the undecidable case).
+ */
+async function killDuringResume(page, offsetMs, resumedAt) {
+  const receivedBefore = new Set(proxy.received);
+  const runsBefore = proxy.runs.length;
+  // A resume that does not know its cost range asks to Send (a modal): then its sending starts with the click.
+  const send = page.locator('.monaco-dialog-box .monaco-button:text-is("Send")').first();
+  let firstRun = await until('the resume\'s first request', () => proxy.arrivals.find((t) => t >= resumedAt), 90_000, 5);
+  let asked = false;
+  for (let left = firstRun + offsetMs - Date.now(); left > 0; left = firstRun + offsetMs - Date.now()) {
+    // A look at the page takes tens of ms: none in the last 100 ms, so the kill lands on time.
+    if (asked || left <= 100) {
+      await sleep(left);
+      continue;
+    }
+    if (await send.isVisible().catch(() => false)) {
+      await send.click().catch(() => {});
+      asked = true;
+      firstRun = Date.now(); // its sending starts now
+    }
+    await sleep(10);
+  }
+  const killedAfterMs = Date.now() - firstRun;
+  const clickToFirstRunMs = firstRun - resumedAt;
+  await killHost();
+  await sleep(300); // a request whose bytes left before the kill reaches the proxy whole
+  const m = readManifest(workspace);
+  const submitting = [...(m?.rows.values() ?? [])].filter((r) => r.phase === 'submitting').map((r) => r.index);
+  const kill = {
+    offsetMs,
+    killedAfterMs,
+    clickToFirstRunMs,
+    runsThisResume: proxy.runs.length - runsBefore,
+    receivedThisResume: [...proxy.received].filter((i) => !receivedBefore.has(i)).length,
+    submitting,
+    submittingNotReceived: submitting.filter((i) => !proxy.received.has(i)),
+  };
+  console.log(`  kill ${offsetMs} ms after the resume's first request (at ${killedAfterMs} ms; that request came ${clickToFirstRunMs} ms after Resume Batch): ${kill.runsThisResume} /run answered, ${kill.receivedThisResume} received in that resume; rows submitting ${JSON.stringify(submitting)}${kill.submittingNotReceived.length ? `, NOT received by the service: ${JSON.stringify(kill.submittingNotReceived)}` : ''}`);
+  return { kill, resumedAt: await reloadAndResume(page) };
 }
 
 /** Runs a palette command by its title; `during` (a navigation, say) is awaited with the Enter that runs it. */
@@ -280,10 +365,21 @@ await check(`a batch of ${N} jobs, the extension host SIGKILLed mid-batch ${KILL
     const inFlight = opts['in-flight'] && k === KILLS;
     if (inFlight) proxy.holdAt = threshold;
     await until(`${threshold} jobs accepted`, () => (inFlight ? proxy.held : proxy.runs.filter((r) => r.id).length >= threshold), 90_000, 20);
-    figures.kills.push(await killTheHost(page, threshold));
+    figures.kills.push(await killTheHost(page, threshold, !(RESUME_KILLS && k === KILLS)));
   }
   figures.acceptedBeforeKill = figures.kills[0].acceptedBeforeKill;
-  const resumedAt = figures.kills.at(-1).resumedAt;
+  let resumedAt = figures.kills.at(-1).resumedAt;
+  figures.resumeKills = [];
+  for (let r = 0; r < RESUME_KILLS; r++) {
+    const next = await killDuringResume(page, Math.round((r * 500) / RESUME_KILLS), resumedAt);
+    figures.resumeKills.push(next.kill);
+    resumedAt = next.resumedAt;
+  }
+  if (RESUME_KILLS) {
+    const met = figures.resumeKills.filter((k) => k.runsThisResume + k.receivedThisResume > 0).length;
+    console.log(`  ${RESUME_KILLS} kills in the first 500 ms of a resume's sending; ${met} of them after a /run of it was received`);
+    await sendIfAsked(page, () => proxy.runs.length > 0);
+  }
 
   const done = await until('the resumed batch to end (its manifest\'s finished event)', () => {
     const m = readManifest(workspace);
@@ -321,7 +417,10 @@ await check(`a batch of ${N} jobs, the extension host SIGKILLed mid-batch ${KILL
     ? `; ${figures.unknownRows} row(s) left "unknown" (the kill fell between the submitting line and the /run answer): their jobs ${done.rows.size && [...done.rows.values()].filter((r) => r.phase === 'unknown').every((r) => completed.has(r.index)) ? 'were created and completed on the service (not lost)' : 'are NOT all completed on the service'}`
     : '';
   console.log(`  resumed: ${figures.jobsCreated} jobs created for ${N} inputs by ${figures.runRequests} /run; lost ${figures.lost}, submitted twice ${figures.submittedTwice}; manifest at the end ${JSON.stringify(done.phases)}${unknownNote}; the resumed part took ${figures.resumeSeconds} s`);
-  if (lostInputs.length) throw new Error(`lost (no completed job on the service): inputs ${lostInputs.join(', ')}`);
+  // An input with no completed job is lost unless its request reached the service (then its job exists: the
+  // undecidable case, left to the user by "Leave Them"). Every job the service made here completes.
+  figures.lostNeverReceived = lostInputs.filter((k) => !proxy.received.has(k)).length;
+  if (lostInputs.length) throw new Error(`lost (no completed job on the service): inputs ${lostInputs.join(', ')} (${figures.lostNeverReceived} of them never reached the service)`);
   if (twiceInputs.length) throw new Error(`submitted twice: inputs ${twiceInputs.join(', ')}`);
   const rowsNotEnded = [...done.rows.values()].filter((r) => r.phase !== 'ended' && r.phase !== 'unknown');
   if (rowsNotEnded.length) throw new Error(`rows not ended in the manifest: ${rowsNotEnded.map((r) => `${r.index} ${r.phase}`).join(', ')}`);

@@ -103,7 +103,7 @@ suite('batch rows', () => {
     assert.equal(await count('#rows .row img', { inWebview: true }), 0);
   });
 
-  test('Export CSV writes the table through the save dialog: a header, a line per job, a formula-like cell prefixed', async function () {
+  test('Export CSV writes the table through the save dialog: a header, a line per job numbered as the panel (# from 1), a formula-like cell prefixed, a total line; then says where it wrote', async function () {
     this.timeout(120_000);
     if (!driverAvailable()) this.skip();
     const session = await rig.start({ kind: 'folder', path: imageInputs('rows-csv', 3) }, 'formula', { guards: {} });
@@ -119,13 +119,16 @@ suite('batch rows', () => {
     const csv = await eventually(() => (fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : undefined), 'the CSV to be written');
     const lines = csv.split('\r\n');
     assert.equal(lines.pop(), '', 'every line ends with CRLF');
-    assert.equal(lines[0], 'index,file,line,sweep,jobId,phase,status,delayMs,executionMs,costUsd,costKind,outputs,firstLine,error');
-    assert.equal(lines.length, 4, 'a header and one line per job');
+    assert.equal(lines[0], '#,file,line,sweep,jobId,phase,status,delayMs,executionMs,costUsd,costKind,outputs,firstLine,error');
+    assert.equal(lines.length, 5, 'a header, one line per job, the total');
+    const t = session.tally();
+    assert.equal(lines[4], `total,,,,,,${'3 of 3 ended · 3 failed'},,,${Number(t.usd.toFixed(6))},${t.estimated ? 'estimate' : 'reported'},,,`);
     session.rows().forEach((r, i) => {
       const line = lines[i + 1]!;
-      assert.ok(line.startsWith(`${r.index},${r.ref.file},,,${r.jobId},ended,FAILED,`), line);
+      assert.ok(line.startsWith(`${r.index + 1},${r.ref.file},,,${r.jobId},ended,FAILED,`), `numbered from 1 as the panel's #: ${line}`);
       assert.ok(line.endsWith(`,'${FORMULA_ERROR}`), `the error cell starts with ' so no spreadsheet runs it: ${line}`);
     });
+    await waitForSelector(`.notification-toast:has-text("Exported 3 jobs and their total to ${target}")`);
   });
 
   test('a failure streak pauses and asks: Resume sends more jobs, Cancel Batch cancels the rest', async function () {

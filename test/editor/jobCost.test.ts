@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { costText, costTooltip } from '../../src/core/cost/costText';
 import { PUBLIC_MODELS } from '../../src/core/serverless/publicModels';
-import { JobsTreeProvider } from '../../src/history/jobsView';
+import { JobsTreeProvider, type JobItem } from '../../src/history/jobsView';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { count, driverAvailable, screenshot, textContent, waitForSelector } from './support/driver';
@@ -27,7 +27,7 @@ suite('job cost', () => {
   const viewItem = (key: string): { description: string; tooltip: string } => {
     const tree = new JobsTreeProvider(api.history, (k) => api.runner.isRunning(k));
     try {
-      const item = tree.getChildren().find((i) => i.record.key === key);
+      const item = tree.getChildren().find((i): i is JobItem => 'record' in i && i.record.key === key);
       assert.ok(item, `the Jobs view lists ${key}`);
       const tip = item.tooltip;
       // The tooltip is markdown built with appendText: its text comes back escaped.

@@ -30,7 +30,7 @@ suite('job life', () => {
   const viewRow = (key: string): string => {
     const tree = new JobsTreeProvider(api.history, (k) => api.runner.isRunning(k));
     try {
-      const item = tree.getChildren().find((i) => i.record.key === key);
+      const item = tree.getChildren().find((i): i is JobItem => 'record' in i && i.record.key === key);
       assert.ok(item, `the Jobs view lists ${key}`);
       return String(item.description);
     } finally {

@@ -14,7 +14,7 @@ import { JobCommands } from '../../src/jobs/commandIds';
 import { LocalStatus, type JobRecord } from '../../src/jobs/jobRecord';
 import { JobRunner } from '../../src/jobs/jobRunner';
 import { HistoryStore } from '../../src/history/historyStore';
-import { JobsTreeProvider } from '../../src/history/jobsView';
+import { JobsTreeProvider, type JobItem } from '../../src/history/jobsView';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { click, count, driverAvailable, press, QUICK_INPUT, quickPickItem, typeText, screenshot, textContent, waitForSelector } from './support/driver';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
@@ -354,7 +354,7 @@ suite('jobs', () => {
       }),
       api.history.onDidChange(async () => {
         const items = await jobsView.getChildren();
-        const item = items.find((i) => i.record.key === key);
+        const item = items.find((i): i is JobItem => 'record' in i && i.record.key === key);
         if (!item || !/^Completed/.test(String(item.description))) return;
         seen.view++;
         if (!onDisk(item.record)) violations.push(`Jobs view said "${String(item.description)}" before the files`);

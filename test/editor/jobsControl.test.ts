@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ServiceClient } from '../../src/core/service';
-import { JobsTreeProvider } from '../../src/history/jobsView';
+import { JobsTreeProvider, type JobItem } from '../../src/history/jobsView';
 import type { PanelJob } from '../../src/jobPanel/protocol';
 import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
@@ -48,7 +48,7 @@ suite('jobs control', () => {
   const jobsViewItem = async (key: string): Promise<{ description: string; contextValue: string }> => {
     const tree = new JobsTreeProvider(api.history, (k) => api.runner.isRunning(k));
     try {
-      const item = tree.getChildren().find((i) => i.record.key === key);
+      const item = tree.getChildren().find((i): i is JobItem => 'record' in i && i.record.key === key);
       assert.ok(item, `the Jobs view lists ${key}`);
       return { description: String(item.description), contextValue: String(item.contextValue) };
     } finally {

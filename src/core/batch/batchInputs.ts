@@ -110,7 +110,9 @@ function expandText(file: string, text: string, line: number | undefined, plan: 
     if (!(e instanceof BadInputError)) throw e;
     // Within a JSONL line, the reader's line is always 1: the file's line is ours, the column is the reader's.
     const at = line !== undefined ? { line, ...(e.column !== undefined ? { column: e.column } : {}) } : { ...(e.line !== undefined ? { line: e.line } : {}), ...(e.column !== undefined ? { column: e.column } : {}) };
-    plan.problems.push({ file, ...at, message: e.message.replace(/ \(line \d+, column \d+\)/, '') });
+    // The reader speaks of "the input file"; of a JSONL line, that is the line.
+    const message = e.message.replace(/ \(line \d+, column \d+\)/, '');
+    plan.problems.push({ file, ...at, message: line !== undefined ? message.replace(/^The input file\b/, 'This line') : message });
   }
 }
 

@@ -32,12 +32,12 @@ export class BatchRows {
     return this.rows.values();
   }
 
-  /** Sets fields of a row (undefined removes one), appends its line, then tells the listeners. */
-  async update(index: number, change: Partial<Omit<JobRow, 'type' | 'index' | 'at'>>): Promise<JobRow> {
+  /** Sets fields of a row (undefined removes one), appends its line (`now`: ManifestWriter.write), then tells the listeners. */
+  async update(index: number, change: Partial<Omit<JobRow, 'type' | 'index' | 'at'>>, options: { now?: boolean } = {}): Promise<JobRow> {
     const next: JobRow = { ...this.get(index), ...change, at: this.clock.now() };
     for (const key of Object.keys(next) as (keyof JobRow)[]) if (next[key] === undefined) delete next[key];
     this.set(next);
-    await this.manifest.write(next);
+    await this.manifest.write(next, options);
     this.onRow(next);
     return next;
   }

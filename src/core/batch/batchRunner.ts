@@ -235,7 +235,7 @@ export class BatchRunner {
 
   /** One /run (submission.ts); a job accepted after a cancel began is cancelled at once. */
   private async submit(index: number): Promise<Job | undefined> {
-    const job = await submitRow({ o: this.o, rows: this.rows, gate: this.gate, clock: this.clock, requeue: (w) => this.work.unshift(w), end: (i, change) => this.end(i, change, 0, true) }, index);
+    const job = await submitRow({ o: this.o, rows: this.rows, gate: this.gate, clock: this.clock, closed: () => this.life.closed, requeue: (w) => this.work.unshift(w), end: (i, change) => this.end(i, change, 0, true) }, index);
     if (job && this.life.closed) await this.cancelOnService(index);
     return job;
   }

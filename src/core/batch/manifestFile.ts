@@ -3,6 +3,7 @@
 // scheduler waits for before sending a /run (a process that dies then leaves the line; an OS crash may not,
 // which is accepted: see docs/batches.md). The reader rebuilds the batch from the file: the last line of each
 // job wins; a torn last line (a crash mid-write) is dropped and said so; any other unreadable line is reported.
+import { writeSync } from 'node:fs';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { parseJsonLine } from './jsonLine';
 import { ManifestLine, type BatchEventLine, type JobRow, type ManifestHeader, type RowPhase } from './manifestFormat';
@@ -34,11 +35,19 @@ export class ManifestWriter {
     return new ManifestWriter(handle, path);
   }
 
-  /** Appends one line; lines are written in the order of the calls. */
-  write(line: ManifestLine): Promise<void> {
+  /**
+   * Appends one line; lines are written in the order of the calls. `now`: written synchronously once the lines
+   * before it are, so that nothing but microtasks runs between the line reaching the OS and the caller's next
+   * step: a `submitting` line and its request's first bytes (docs/batches.md "What is safe to resend"; an async
+   * write's completion waits for a busy event loop, tens of ms while a window starts, and a kill then left a
+   * line whose request had not left). One short line: microseconds.
+   */
+  write(line: ManifestLine, options: { now?: boolean } = {}): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The batch manifest is closed.'));
     const text = `${JSON.stringify(line)}\n`;
-    const next = this.chain.then(() => this.handle.appendFile(text, 'utf8'));
+    const next = options.now
+      ? this.chain.then(() => void writeSync(this.handle.fd, text))
+      : this.chain.then(() => this.handle.appendFile(text, 'utf8'));
     // One failed write must not stop the ones after it from being tried (and failing loudly themselves).
     this.chain = next.catch(() => undefined);
     return next;

@@ -10,6 +10,7 @@ import type { JobRow } from './manifestFormat';
 import { newAttempt } from './rowCost';
 import type { BatchRunnerOptions } from './runnerOptions';
 import type { Work } from './startRows';
+import { SendingLine } from './sendingLine';
 import { classifySubmitFailure } from './submitOutcome';
 
 export interface SubmissionContext {
@@ -17,6 +18,8 @@ export interface SubmissionContext {
   rows: BatchRows;
   gate: BatchGate;
   clock: Clock;
+  /** The batch is cancelled, or being cancelled (its life says). */
+  closed(): boolean;
   /** Puts work back at the head of the batch's list (a submission refused before it was taken). */
   requeue(w: Work): void;
   /** Ends the row as a failure (the input was rejected: no job exists). */
@@ -29,17 +32,28 @@ export async function submitRow(c: SubmissionContext, index: number): Promise<Jo
   const item = o.items[index]!;
   const row = rows.get(index);
   const previous = row.jobId ? [...(row.previousJobIds ?? []), row.jobId] : row.previousJobIds;
-  // Written (and handed to the OS) before the request leaves: a crash from here on leaves "submitting", which a
-  // resume turns into "unknown" rather than sending the job a second time.
-  await rows.update(index, { phase: 'submitting', digest: item.digest, previousJobIds: previous, jobId: undefined, status: undefined, error: undefined, endedAt: undefined, outputs: undefined, ...newAttempt(row) });
+  // `submitting` is written at the last moment before the request's first byte leaves (sendingLine.ts): a crash
+  // after it leaves `submitting`, which a resume turns into `unknown` rather than send it twice.
+  const line = new SendingLine(
+    () => rows.update(index, { phase: 'submitting', digest: item.digest, previousJobIds: previous, jobId: undefined, status: undefined, error: undefined, endedAt: undefined, outputs: undefined, ...newAttempt(rows.get(index)) }, { now: true }),
+    () => c.closed() || gate.paused !== undefined,
+  );
   const submittedAt = clock.now();
   try {
     // No abort signal: a /run cut off mid-way is a job that may exist. Cancel waits for its answer instead.
-    const job = await o.client.run(o.endpointId, item.input, item.request ? { request: item.request } : {});
+    const job = await o.client.run(o.endpointId, item.input, { ...(item.request ? { request: item.request } : {}), onSending: line.hook });
     await rows.update(index, { phase: 'active', jobId: job.id, status: job.status, submittedAt });
     return job;
   } catch (e) {
-    const f = classifySubmitFailure(e);
+    if (line.heldBack) {
+      if (!c.closed() && !gate.paused) throw line.stopped; // the manifest failed: stopOnError puts it back
+      // Nothing was written: a failed row being retried stays failed; only a row never sent is skipped.
+      if (c.closed()) {
+        if (rows.get(index).phase === 'pending') await rows.update(index, { phase: 'skipped' });
+      } else c.requeue({ index, action: 'submit' });
+      return undefined;
+    }
+    const f = classifySubmitFailure(e, line.sent);
     if (f.kind === 'rateLimited' || f.kind === 'notSent' || f.kind === 'auth') {
       await rows.update(index, { phase: 'pending', error: f.message });
       c.requeue({ index, action: 'submit' });

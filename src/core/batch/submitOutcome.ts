@@ -23,8 +23,17 @@ function neverConnected(e: NetworkError): boolean {
 
 const REJECTED: ReadonlySet<ServiceErrorKind> = new Set(['validation', 'notFound', 'badInput', 'badId', 'badQuery']);
 
-export function classifySubmitFailure(e: unknown): SubmitFailure {
+/**
+ * `sent`: whether the request's first byte may have left (its `submitting` line was written, HttpRequest.onSending).
+ * When it cannot have, a failure that would otherwise be `unknown` (a reset, a timeout) is `notSent`.
+ */
+export function classifySubmitFailure(e: unknown, sent = true): SubmitFailure {
   const message = e instanceof Error ? e.message : String(e);
+  const f = classifySent(e, message);
+  return !sent && f.kind === 'unknown' ? { kind: 'notSent', message } : f;
+}
+
+function classifySent(e: unknown, message: string): SubmitFailure {
   if (!(e instanceof ServiceError)) return { kind: 'unknown', message, serviceDown: false };
   if (e.kind === 'rateLimited') return { kind: 'rateLimited', retryAfterMs: (e as ServiceError & { retryAfterMs: number }).retryAfterMs, message };
   if (e.kind === 'unauthorized' || e.kind === 'forbidden') return { kind: 'auth', message };

@@ -5,4 +5,5 @@ export { jobCost, reportedCost, priceFromBilling, type JobCost, type PricePerSec
 export { priceFromTable, endpointPrice, DEFAULT_GPU_PRICES } from './priceTable';
 export { EndpointPrices, sharedEndpointPrices } from './endpointPrices';
 export { billedAmount, type BilledAmount } from './billedAmount';
+export { checkBill, BILL_MISMATCH, type BillCheck } from './billCheck';
 export { costText, costTooltip, savedCost, shownCost, SavedCost } from './costText';

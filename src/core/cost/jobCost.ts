@@ -13,6 +13,9 @@ export interface PricePerSecond {
   usdPerSecond: number;
   /** e.g. "billing: $0.0123 over 28 s of ep1's jobs, 12:00-13:00 UTC" or "price table: RTX 4090 (ADA_24) $0.00031/s". */
   source: string;
+  /** The GPU pool the price is of, and GPUs per worker, when it came from a pool's price (priceTable.ts). */
+  pool?: string;
+  gpus?: number;
 }
 
 export type JobCost =

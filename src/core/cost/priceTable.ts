@@ -34,6 +34,8 @@ export function priceFromTable(endpoint: Pick<ServerlessEndpoint, 'gpu'>, overri
   const gpus = count > 1 ? ` x ${count} GPUs` : '';
   return {
     usdPerSecond: best.usd * count,
+    pool: best.pool,
+    gpus: count,
     source: `${best.own ? 'your price table' : 'price table'}: ${name} (${best.pool}) $${best.usd}/s${gpus}`,
   };
 }

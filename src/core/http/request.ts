@@ -19,6 +19,7 @@ import { describeFailure, readText } from './bodyText';
 import { exhaustedWindow, isEmptySnapshot, mergeRateLimits, parseRateLimitHeaders, rateLimitWaitMs, type RateLimitSnapshot } from './rateLimit';
 import { errorFromResponse, requestedWaitMs } from './responseError';
 import { systemClock, type Clock } from './clock';
+import { fetchAfterConnect } from './connectedFetch';
 import { scrubSecrets, silentLogger, unescapePrintableAscii, type Logger } from '../log';
 
 export interface RetryPolicy {
@@ -73,6 +74,13 @@ export interface HttpRequest {
   timeoutMs?: number;
   /** Bodies longer than this are not read: the answer fails with BodyTooLargeError (default: no limit). */
   maxBodyBytes?: number;
+  /**
+   * Awaited once the connection is open, before any byte of the request is written to it (connectedFetch.ts).
+   * A batch writes its `submitting` line here, so that a row is `submitting` only while its request can really
+   * be on its way (docs/batches.md "What is safe to resend"). When it throws, nothing is sent and the request
+   * fails (a NetworkError). Needs a `body`; a transport made with its own `fetch` (tests) does not call it.
+   */
+  onSending?: () => Promise<void>;
 }
 
 export type { BodyParser } from './parseBody';
@@ -218,7 +226,12 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           body = JSON.stringify(request.body);
         }
         const fetchImpl = options.fetch ?? globalThis.fetch;
-        const response = await fetchImpl(url, { method: request.method, headers, body, signal: controller.signal, redirect: 'manual' });
+        // A request that writes down that it is leaving goes through node's client, which says when its connection
+        // is open (connectedFetch.ts); a test's own fetch is kept (it calls onSending itself, or not at all).
+        const onSending = request.onSending;
+        const response = onSending && body !== undefined && !options.fetch
+          ? await fetchAfterConnect(url, { method: request.method, headers, body, signal: controller.signal }, onSending)
+          : await fetchImpl(url, { method: request.method, headers, body, signal: controller.signal, redirect: 'manual' });
         const location = response.headers.get('location');
         // Only GETs follow redirects: re-sending a job submission elsewhere is not ours to decide.
         if (request.method === 'GET' && response.status >= 300 && response.status < 400 && location && redirects < MAX_REDIRECTS) {

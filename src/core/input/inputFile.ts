@@ -62,12 +62,19 @@ export function parseInputFile(text: string, options: ParseInputOptions = {}): P
   // anything else is refused before sending, at its line.
   const sweepAllowed = options.allowSweep === true;
   const extra = Object.keys(parsed).filter((k) => k !== 'input' && !REQUEST_OPTION_KEYS.has(k) && !(sweepAllowed && k === 'sweep'));
+  if (extra.length === 1 && extra[0] === 'sweep') {
+    // A sweep belongs beside "input" (docs/batches.md): the fix is to run it as a batch, never to move it.
+    throw new BadInputError(
+      'The input file has a "sweep" block: it runs as a batch, one job per combination. Use the CodeLens "Run sweep" or Serverless GPU: Run Batch… (a single job cannot carry a sweep).',
+      ...at(keyAt('sweep')?.keyOffset),
+    );
+  }
   if (extra.length > 0) {
     const first = extra[0]!;
     const list = extra.map((k) => JSON.stringify(k)).join(', ');
     throw new BadInputError(
       `The input file has "input" and also ${list} at the top level. Beside "input" the request body allows only ` +
-        `"webhook", "policy" and "s3Config"${Object.prototype.hasOwnProperty.call(parsed, 'sweep') ? ' (a "sweep" block runs as a batch: Run Batch)' : ''}: move ${extra.length === 1 ? 'it' : 'them'} inside "input", or remove the "input" wrapper.`,
+        `"webhook", "policy" and "s3Config"${Object.prototype.hasOwnProperty.call(parsed, 'sweep') ? ' (a "sweep" block stays beside "input": it runs as a batch, with Run Batch…)' : ''}: move ${extra.length === 1 ? 'it' : 'them'} inside "input", or remove the "input" wrapper.`,
       ...at(keyAt(first)?.keyOffset),
     );
   }

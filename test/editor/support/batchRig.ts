@@ -12,6 +12,7 @@ import type { JobRunnerApi } from '../../../src/jobs/registerJobs';
 import type { BatchSession } from '../../../src/batch/batchSession';
 import type { BatchRowView } from '../../../src/batch/batchProtocol';
 import type { StartOptions } from '../../../src/batch/batchManager';
+import { modalConfirm } from '../../../src/batch/batchQuestions';
 import { activateExtension, eventually, workspaceFolder } from './extension';
 import { startEmulator, type RunningEmulator } from './emulator';
 import { startRecordingProxy } from './recordingProxy';
@@ -26,6 +27,12 @@ export interface BatchRig {
   runsOn(endpointId: string): number;
   /** Waits until the batch's panel has `n` rows on the page as they now are, each passing `ok`; returns them by index. */
   rowsShown(session: BatchSession, n: number, ok: (v: BatchRowView) => unknown, what: string): Promise<BatchRowView[]>;
+  /**
+   * The modal questions (Send, Cancel Batch) asked so far, as [message, detail, action]: VS Code refuses modals to
+   * an extension under test, so the rig answers them with `answer` (true: the action) and keeps them.
+   */
+  readonly asked: string[][];
+  answer: boolean;
 }
 
 /**
@@ -37,6 +44,8 @@ export function useBatchRig(key: string, endpoints: object[]): BatchRig {
   let emulator: RunningEmulator | undefined;
   let proxy: BatchRig['proxy'] | undefined;
   let client: ServiceClient | undefined;
+  const asked: string[][] = [];
+  let answer = true;
   const need = <T>(v: T | undefined): T => {
     if (v === undefined) throw new Error('the batch rig is used before suiteSetup ran');
     return v;
@@ -53,15 +62,27 @@ export function useBatchRig(key: string, endpoints: object[]): BatchRig {
     const c = api.createClient({ billingBaseUrl: proxy.url, jobsBaseUrl: proxy.url, apiKey: key });
     client = c;
     api.useClientSource({ getClient: async () => c, secrets: () => [key] });
+    api.batches.manager.ui.confirm = async (...question) => {
+      asked.push(question);
+      return answer;
+    };
   });
 
   suiteTeardown(async () => {
+    if (api) api.batches.manager.ui.confirm = modalConfirm;
     api?.useClientSource(undefined);
     await proxy?.close();
     await emulator?.close();
   });
 
   return {
+    asked,
+    get answer() {
+      return answer;
+    },
+    set answer(v: boolean) {
+      answer = v;
+    },
     get api() {
       return need(api);
     },

@@ -143,7 +143,8 @@ describe('what the editor learns of an endpoint before sending', () => {
     assert.equal(first.concurrency, 8, 'twice workers.max (4)');
     assert.match(first.price!.source, /ADA_24/);
     assert.equal(first.range, undefined, 'no durations learned yet: no range, never a made-up one');
-    assert.match(rangeText(first.range), /^unknown/);
+    assert.match(rangeText(first.range), /^unknown/, 'nothing known: unknown');
+    assert.match(rangeText(first.range, first.price), /^not known yet .* \$0\.000310 per second it runs \(price table: RTX 4090 \(ADA_24\)/, 'a price known: said, never "unknown"');
     for (let i = 0; i < 5; i++) durations.record(durationKey(rig.client.settings.jobsBaseUrl, 'img'), 20, 300);
     const second = await planBatch({ ...input, gpuPrices: { ADA_24: 0.001 } });
     assert.match(second.price!.source, /your price table/);

@@ -42,7 +42,7 @@ describe('a batch from files to saved outputs', async () => {
       assert.ok(row.firstLine && row.firstLine.length > 0, 'the first line of the answer is in the manifest (shown after a resume)');
     }
     assert.equal(rig.accepted('chat'), 4);
-    assert.match(rowsToCsv(rows.values()).split('\r\n')[1]!, /^0,.*sweep\.input\.json,,"\{""sampling_params\.max_tokens"":3,""prompt"":""a b""\}",/);
+    assert.match(rowsToCsv(rows.values()).split('\r\n')[1]!, /^1,.*sweep\.input\.json,,"\{""sampling_params\.max_tokens"":3,""prompt"":""a b""\}",/);
   });
 
   test('a JSONL file with a bad line: reported, and once skipped the rest runs', async () => {

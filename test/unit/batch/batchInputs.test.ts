@@ -40,7 +40,7 @@ describe('loadBatchInputs', () => {
     assert.equal(p.file, file);
     assert.equal(p.line, 3);
     assert.equal(p.column, 16, 'the column of the stray "}" after the trailing comma');
-    assert.match(p.message, /not valid JSON/);
+    assert.match(p.message, /^This line is not valid JSON/, 'a JSONL line is a line, not "the input file"');
     assert.deepEqual(withoutProblems(plan).map((i) => i.index), [0, 1], 'skipping the bad ones renumbers the rest');
   });
 
@@ -99,7 +99,7 @@ describe('expandSweep', () => {
 
 describe('parseInputFile and sweeps', () => {
   test('a single job refuses a sweep block and says it runs as a batch', () => {
-    assert.throws(() => parseInputFile('{"input": {}, "sweep": {"seed": [1]}}'), /runs as a batch/);
+    assert.throws(() => parseInputFile('{"input": {}, "sweep": {"seed": [1]}}'), (e: Error) => /runs as a batch/.test(e.message) && !/move/.test(e.message), 'never advises moving the sweep inside "input" (docs/batches.md)');
   });
   test('with allowSweep the block is returned beside the input, and is not a request option', () => {
     const parsed = parseInputFile('{"input": {"a": 1},\n "webhook": "https://x.test/h", "sweep": {"seed": [1]}}', { allowSweep: true });

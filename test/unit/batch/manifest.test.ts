@@ -120,9 +120,9 @@ describe('manifest', () => {
       row(0, 'ended', { status: 'COMPLETED', ref: { file: 'a,b.json', sweep: { seed: 1 } }, cost: { kind: 'reported', usd: 0.02, how: '' }, outputs: ['o/1.png', 'o/2.png'], firstLine: '+1 says the model' }),
     ]);
     const lines = csv.split('\r\n');
-    assert.equal(lines[0], 'index,file,line,sweep,jobId,phase,status,delayMs,executionMs,costUsd,costKind,outputs,firstLine,error');
-    assert.equal(lines[1], '0,"a,b.json",,"{""seed"":1}",,ended,COMPLETED,,,0.02,reported,o/1.png o/2.png,\'+1 says the model,', 'a model\'s answer is defused too');
-    assert.equal(lines[2], '1,in1.input.json,,,,ended,FAILED,,1200,,,,,"\'=HYPERLINK(""x"")"');
+    assert.equal(lines[0], '#,file,line,sweep,jobId,phase,status,delayMs,executionMs,costUsd,costKind,outputs,firstLine,error');
+    assert.equal(lines[1], '1,"a,b.json",,"{""seed"":1}",,ended,COMPLETED,,,0.02,reported,o/1.png o/2.png,\'+1 says the model,', 'a model\'s answer is defused too');
+    assert.equal(lines[2], '2,in1.input.json,,,,ended,FAILED,,1200,,,,,"\'=HYPERLINK(""x"")"');
     assert.equal(lines[3], '');
   });
 });

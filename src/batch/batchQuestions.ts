@@ -1,0 +1,41 @@
+// The batch's questions that must not be missed (issue 27 "Asked, not lost"): Cancel Batch asks first, in a modal
+// that says how many jobs it stops and how many completed ones are kept; an exported CSV says where it went.
+import { writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { BatchSession } from './batchSession';
+
+export const CANCEL_BATCH = 'Cancel Batch';
+export const KEEP_RUNNING = 'Keep Running';
+export const EXPORT_TITLE = 'Export the Batch Table as CSV';
+export const OPEN_CSV = 'Open CSV';
+
+/** A modal question with one action; true when the user chose it. Tests answer it (VS Code refuses modals to them). */
+export type Confirm = (message: string, detail: string, action: string) => Promise<boolean>;
+
+export const modalConfirm: Confirm = async (message, detail, action) =>
+  (await vscode.window.showWarningMessage(message, { modal: true, ...(detail ? { detail } : {}) }, { title: action }, { title: action === CANCEL_BATCH ? KEEP_RUNNING : 'Not Now', isCloseAffordance: true }))?.title === action;
+
+/** "Cancel 31 jobs on flux-dev? 9 completed are kept.": true when the user chose to cancel. */
+export async function askToCancel(session: BatchSession, confirm: Confirm): Promise<boolean> {
+  const t = session.tally();
+  const stops = t.running + t.notSent;
+  const completed = session.rows().filter((r) => r.phase === 'ended' && r.status === 'COMPLETED').length;
+  const jobs = stops === 1 ? '1 job' : `${stops} jobs`;
+  const kept = completed === 1 ? '1 completed is kept' : `${completed} completed are kept`;
+  return confirm(
+    `Cancel ${jobs} on ${session.endpointId}? ${kept}.`,
+    'Jobs in the queue or running are cancelled on the service; jobs not sent yet are not sent. Retry Failed can run the failed ones later.',
+    CANCEL_BATCH,
+  );
+}
+
+/** Asks where, writes the table there, and says where it wrote it (with a way to open it). */
+export async function exportCsv(session: BatchSession): Promise<void> {
+  const target = await vscode.window.showSaveDialog({ title: EXPORT_TITLE, defaultUri: vscode.Uri.file(path.join(session.o.dir, 'batch.csv')), filters: { CSV: ['csv'] } });
+  if (!target) return;
+  const rows = session.tally().total;
+  await writeFile(target.fsPath, session.csv(), 'utf8');
+  const choice = await vscode.window.showInformationMessage(`Exported ${rows === 1 ? '1 job' : `${rows} jobs`} and their total to ${target.fsPath}`, OPEN_CSV);
+  if (choice === OPEN_CSV) await vscode.window.showTextDocument(target);
+}

@@ -1,0 +1,51 @@
+// A fetch for a request that must write something down at the last moment before it leaves
+// (HttpRequest.onSending): node's http/https client, which tells when the connection is open (the socket's
+// `connect`, or `secureConnect` for TLS; at once for a kept-alive socket), and sends nothing of the request before
+// its first write: `before` runs then, and only then are the headers and the body written, in one go. A
+// connection that fails never calls it.
+//
+// The global fetch cannot say when its connection is open. A streamed body that waits for `before` was tried
+// first: fetch (undici) reads a streamed body ahead, one chunk per layer that wraps it (its clone of the request,
+// and the editor's own fetch patch adds another), so `before` ran before the connection existed and a window killed
+// then left rows `submitting` whose request never left (test/editor-host/resume-kill.mjs --resume-kills: 2 in 10).
+// The editor's proxy support patches node's http and https agents as it patches fetch, so a proxy still applies.
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { Readable } from 'node:stream';
+
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+
+export interface ConnectedRequest {
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+  signal: AbortSignal;
+}
+
+/** Sends `init` to `url`, calling `before` once the connection is open and before any byte of it is written. */
+export function fetchAfterConnect(url: URL, init: ConnectedRequest, before: () => Promise<void>): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    const bytes = Buffer.from(init.body, 'utf8');
+    const client = url.protocol === 'https:' ? https : http;
+    const req = client.request(url, { method: init.method, headers: { ...init.headers, 'content-length': String(bytes.byteLength) }, signal: init.signal });
+    req.once('error', reject);
+    req.once('response', (res) => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+        else if (value !== undefined) headers.set(name, value);
+      }
+      const status = res.statusCode ?? 0;
+      const body = NULL_BODY_STATUSES.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+      if (!body) res.resume();
+      resolve(new Response(body, { status, statusText: res.statusMessage ?? '', headers }));
+    });
+    req.once('socket', (socket) => {
+      const send = (): void => {
+        before().then(() => req.end(bytes), (e: unknown) => req.destroy(e instanceof Error ? e : new Error(String(e))));
+      };
+      if (!socket.connecting) send();
+      else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', send);
+    });
+  });
+}

@@ -1,0 +1,43 @@
+// Batch jobs in the Jobs view (issue 27 item 11): a batch is one collapsible row with its counts and cost, its
+// children are its jobs, and a child opens the job's panel as the Batch panel's row does. On d881301 a batch's jobs
+// were not in the Jobs view at all.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { BatchGroupItem, JobItem, JobsTreeProvider } from '../../src/history/jobsView';
+import { OPEN_BATCH_JOB } from '../../src/batch/batchJobsGroups';
+import { eventually } from './support/extension';
+import { imageInputs, useBatchRig } from './support/batchRig';
+
+suite('batch jobs in the Jobs view', () => {
+  const rig = useBatchRig('k-batch-jobs-view', [
+    { id: 'pix', kind: 'image', queueMs: 20, executionMs: 200, workersMin: 2, workersMax: 2 },
+  ]);
+
+  test('a batch is one collapsible row with its counts and cost; its children are its jobs, each opening the job panel', async function () {
+    this.timeout(120_000);
+    const session = await rig.start({ kind: 'folder', path: imageInputs('jobs-view-batch', 3) }, 'pix', { concurrency: 2 });
+    await rig.toEnd(session);
+    const tree = new JobsTreeProvider(rig.api.history, () => false);
+    try {
+      tree.showBatches(rig.api.batches.groups);
+      const groupItem = await eventually(() => tree.getChildren().find((n): n is BatchGroupItem => n instanceof BatchGroupItem && n.group.batchId === session.batchId), 'the batch row');
+      assert.equal(groupItem.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+      assert.equal(groupItem.label, 'Batch jobs-view-batch');
+      const t = session.tally();
+      assert.equal(groupItem.description, `pix · 3 of 3 ended · $${t.usd.toFixed(4)}${t.estimated ? ' est.' : ''}`);
+      const children = tree.getChildren(groupItem);
+      assert.equal(children.length, 3, 'one child per job');
+      assert.ok(children.every((c) => c instanceof JobItem && /^Completed/.test(String(c.description))), children.map((c) => c.description).join(' | '));
+      const first = children[0] as JobItem;
+      assert.equal(first.command?.command, OPEN_BATCH_JOB);
+      assert.equal(first.record.jobId, session.rows().find((r) => r.index === 0)!.jobId);
+      await vscode.commands.executeCommand(first.command!.command, ...(first.command!.arguments ?? []));
+      const key = first.record.key;
+      await eventually(() => rig.api.history.get(key) !== undefined || undefined, 'the job in the history, for its panel');
+      await eventually(() => rig.api.panels.isVisible(key) || undefined, 'its job panel open');
+      assert.ok(!tree.getChildren().some((n) => n instanceof JobItem && n.record.key === key), 'an opened batch job is listed under its batch only');
+    } finally {
+      tree.dispose();
+    }
+  });
+});
