@@ -69,7 +69,7 @@ export interface BatchGroup {
   batchId: string;
   /** "Batch prompts.jsonl" */
   label: string;
-  /** "flux-dev · 12 of 12 ended · 3 failed · $0.0123" */
+  /** "flux-dev · 12 of 12 done · 9 completed · 3 failed · $0.0123" */
   description: string;
   tooltip: string;
   startedAt: number;

@@ -24,7 +24,7 @@ suite('batch jobs in the Jobs view', () => {
       assert.equal(groupItem.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
       assert.equal(groupItem.label, 'Batch jobs-view-batch');
       const t = session.tally();
-      assert.equal(groupItem.description, `pix · 3 of 3 ended · $${t.usd.toFixed(4)}${t.estimated ? ' est.' : ''}`);
+      assert.equal(groupItem.description, `pix · 3 of 3 done · 3 completed · $${t.usd.toFixed(4)}${t.estimated ? ' est.' : ''}`);
       const children = tree.getChildren(groupItem);
       assert.equal(children.length, 3, 'one child per job');
       assert.ok(children.every((c) => c instanceof JobItem && /^Completed/.test(String(c.description))), children.map((c) => c.description).join(' | '));

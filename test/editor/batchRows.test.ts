@@ -122,7 +122,7 @@ suite('batch rows', () => {
     assert.equal(lines[0], '#,file,line,sweep,jobId,phase,status,delayMs,executionMs,costUsd,costKind,outputs,firstLine,error');
     assert.equal(lines.length, 5, 'a header, one line per job, the total');
     const t = session.tally();
-    assert.equal(lines[4], `total,,,,,,${'3 of 3 ended · 3 failed'},,,${Number(t.usd.toFixed(6))},${t.estimated ? 'estimate' : 'reported'},,,`);
+    assert.equal(lines[4], `total,,,,,,${'3 of 3 done · 3 failed'},,,${Number(t.usd.toFixed(6))},${t.estimated ? 'estimate' : 'reported'},,,`);
     session.rows().forEach((r, i) => {
       const line = lines[i + 1]!;
       assert.ok(line.startsWith(`${r.index + 1},${r.ref.file},,,${r.jobId},ended,FAILED,`), `numbered from 1 as the panel's #: ${line}`);
