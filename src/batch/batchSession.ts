@@ -4,7 +4,7 @@
 // panel and the progress notification listen; nothing here draws.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BatchRunner, rowsToCsv, type BatchTally, type BatchEvent, type BatchStateKind, type BatchItem, type SavedBatchOutputs, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
+import { BatchRunner, rowsToCsv, type BatchTally, type BatchEvent, type BatchItem, type SavedBatchOutputs, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
 import { billedAmount, type BilledAmount, type PricePerSecond } from '../core/cost';
 import { parseOutputs } from '../core/outputs/outputs';
 import { saveJobOutputs } from '../core/outputs/saveOutputs';
@@ -12,28 +12,13 @@ import type { JobDurationModel } from '../core/jobs';
 import type { Job } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
 import type { JobOutputSettings } from '../jobs/jobOutputs';
+import type { BatchSnapshot } from './batchSummary';
+
+export type { BatchSnapshot } from './batchSummary';
 
 
 /** How often the views' one reading of the batch is renewed while it changes (the panel's beat too). */
 export const SNAPSHOT_MS = 200;
-
-/**
- * One reading of the batch, made once per beat, that every view of that beat shows (issue 27 item 6): the panel's
- * header, the progress notification and a guard's question read the same numbers, never two countings a moment
- * apart. What may be clicked comes from the batch's life (core batchLife.ts), not from flags of the views.
- */
-export interface BatchSnapshot {
-  tally: Readonly<BatchTally>;
-  state: BatchStateKind;
-  /** Why the batch waits, is paused, or that it was cancelled; undefined while it just runs or once it finished. */
-  notice: string | undefined;
-  canPause: boolean;
-  canResume: boolean;
-  canCancel: boolean;
-  canRetryFailed: boolean;
-  /** Jobs are still to be sent or followed, or wait for a resume. */
-  active: boolean;
-}
 
 export interface BatchSessionOptions {
   /** The batch's folder (manifest, outputs). */

@@ -1,10 +1,27 @@
 // The batch in one line of words, for the panel's header, the progress notification and a guard's question, from
 // one reading of the batch (BatchSession.snapshot): how many jobs are done, running, not sent, failed; what the
 // batch has cost so far over every attempt (labelled as an estimate when any part of it is one).
-import type { BatchTally } from '../core/batch';
+import type { BatchStateKind, BatchTally } from '../core/batch';
 import type { BilledAmount } from '../core/cost';
 import type { BatchSummary } from './batchProtocol';
-import type { BatchSnapshot } from './batchSession';
+
+/**
+ * One reading of the batch, made once per beat, that every view of that beat shows (issue 27 item 6): the panel's
+ * header, the progress notification and a guard's question read the same numbers, never two countings a moment
+ * apart. What may be clicked comes from the batch's life (core batchLife.ts), not from flags of the views.
+ */
+export interface BatchSnapshot {
+  tally: Readonly<BatchTally>;
+  state: BatchStateKind;
+  /** Why the batch waits, is paused, or that it was cancelled; undefined while it just runs or once it finished. */
+  notice: string | undefined;
+  canPause: boolean;
+  canResume: boolean;
+  canCancel: boolean;
+  canRetryFailed: boolean;
+  /** Jobs are still to be sent or followed, or wait for a resume. */
+  active: boolean;
+}
 
 /** What the summary reads of a batch (a BatchSession; named here so this file needs no import of it). */
 export interface SummarySource {
