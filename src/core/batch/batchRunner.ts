@@ -67,9 +67,10 @@ export class BatchRunner {
     if (prior?.header && prior.header.service !== this.o.header.service) {
       throw new Error(`This batch was sent to ${prior.header.service}, not ${this.o.header.service}: its jobs cannot be followed here.`);
     }
+    // At once, before any await: a Pause right after the start is a pause of this batch, not refused as too early.
+    this.life.start(prior?.header ? 'resumed' : 'first');
     if (!prior?.header) await this.o.manifest.write(this.o.header);
     this.unlisten ??= this.gate.forwardClientWaits();
-    this.life.start(prior?.header ? 'resumed' : 'first');
     this.work.push(...(await startRows(this.rows, this.guards, items, prior, () => this.clock.now())));
     this.ensureSlots();
     return this.whenIdle();
