@@ -6,6 +6,7 @@ import { defaultConcurrency, estimateBatchCost, type CostRange } from '../core/b
 import { endpointPrice, sharedEndpointPrices, type PricePerSecond } from '../core/cost';
 import { durationKey, type JobDurationModel } from '../core/jobs';
 import type { ServiceClient } from '../core/service';
+import { formatUsd } from '../core/billing/usd';
 
 export interface BatchPlanFacts {
   concurrency: number;
@@ -48,6 +49,5 @@ export async function planBatch(p: PlanningInput): Promise<BatchPlanFacts> {
 /** "$0.12 to $0.31": the range as the confirmation says it. */
 export function rangeText(range: CostRange | undefined): string {
   if (!range) return 'unknown (no earlier jobs of this endpoint to learn from, or no price for it)';
-  const usd = (n: number): string => `$${n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
-  return `${usd(range.lowUsd)} to ${usd(range.highUsd)} (estimate)`;
+  return `${formatUsd(range.lowUsd)} to ${formatUsd(range.highUsd)} (estimate)`;
 }

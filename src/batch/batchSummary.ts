@@ -1,6 +1,7 @@
 // The batch in one line of words, for the panel's header and the progress notification: how many jobs are done,
 // running, not sent, failed; what the batch has cost so far (labelled as an estimate when any part of it is one).
 import type { BatchTally } from '../core/batch';
+import { formatUsd } from '../core/billing/usd';
 import type { BilledAmount } from '../core/cost';
 import type { BatchSummary } from './batchProtocol';
 
@@ -27,7 +28,7 @@ export function countsText(t: Readonly<BatchTally>): string {
 
 export function spentText(t: Readonly<BatchTally>): string {
   // max(0): float rounding as costs are taken away must never show "-0.0000".
-  return `Cost so far: $${Math.max(0, t.usd).toFixed(4)}${t.estimated > 0 ? ' (estimate)' : ''}`;
+  return `Cost so far: ${formatUsd(Math.max(0, t.usd))}${t.estimated > 0 ? ' (estimate)' : ''}`;
 }
 
 export function summaryOf(session: SummarySource): BatchSummary {
@@ -39,7 +40,7 @@ export function summaryOf(session: SummarySource): BatchSummary {
     counts: countsText(t),
     spent: spentText(t),
     ...(notice ? { notice } : {}),
-    ...(session.billed ? { billed: `Billed: $${session.billed.usd.toFixed(4)}`, billedHow: session.billed.note } : {}),
+    ...(session.billed ? { billed: `Billed: ${formatUsd(session.billed.usd)}`, billedHow: session.billed.note } : {}),
     paused: session.runner.paused !== undefined,
     running: session.running,
     hasFailed: t.failed > 0,

@@ -2,6 +2,7 @@
 // (each ended job's reported cost or estimate), and a streak of failures (the runaway-retry case users report:
 // a broken endpoint that fails every job in a second, billed each time). Either one pauses the batch with its
 // reason; the user decides. Pure bookkeeping: the scheduler calls `noteEnd` and pauses on what it returns.
+import { formatUsd } from '../billing/usd';
 
 export interface GuardLimits {
   /** USD for the whole batch; undefined: no limit. */
@@ -75,12 +76,12 @@ export class BatchGuards {
       return { kind: 'failures', errors, message: `${this.streak.length} jobs failed in a row: ${errors.join('; ')}` };
     }
     if (maxUsd !== undefined && this.spent >= maxUsd) {
-      return { kind: 'spend', spentUsd: this.spent, message: `The batch has cost about $${this.spent.toFixed(4)}, over its limit of ${limitText(maxUsd)}.` };
+      return { kind: 'spend', spentUsd: this.spent, message: `The batch has cost about ${formatUsd(this.spent)}, over its limit of ${limitText(maxUsd)}.` };
     }
     // Never below 0 from float rounding as amounts leave.
     const hour = Math.max(0, this.recentUsd);
     if (maxUsdPerHour !== undefined && hour >= maxUsdPerHour) {
-      return { kind: 'spendPerHour', lastHourUsd: hour, message: `The batch has cost about $${hour.toFixed(4)} in the last hour, over the limit of ${limitText(maxUsdPerHour)} per hour.` };
+      return { kind: 'spendPerHour', lastHourUsd: hour, message: `The batch has cost about ${formatUsd(hour)} in the last hour, over the limit of ${limitText(maxUsdPerHour)} per hour.` };
     }
     return undefined;
   }
