@@ -37,6 +37,9 @@ const steps = [
         // Issue 23: the extension host SIGKILLed mid-batch twice (the second with a /run answer on its way), each
         // time the window reloaded and the batch resumed (~45 s).
         { name: 'batch resume after a real kill of the extension host', cmd: 'node', args: ['test/editor-host/resume-kill.mjs', '--kills', '2', '--in-flight'], kind: 'editor' },
+        // Issue 32: after Reload Window the status bar's total and a .jsonl CodeLens are back within 2 s, and
+        // activate() sends nothing (~30 s).
+        { name: 'a window reload keeps its state', cmd: 'node', args: ['test/editor-host/reload-state.mjs'], kind: 'editor' },
         // Packaging builds in a staging folder and checks what ships (vsce ls); the runner then installs it.
         { name: 'package (.vsix)', cmd: 'node', args: ['scripts/package.mjs', '--out', vsix], kind: 'step', gate: true },
         { name: 'real-editor suites, packaged', cmd: 'node', args: ['test/editor-host/run.mjs', '--vsix', vsix], kind: 'editor' },
