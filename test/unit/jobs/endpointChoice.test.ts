@@ -10,8 +10,8 @@ const rows: EndpointRow[] = [
   row('wan-2-1-video', 'used here'),
   row('echo', 'used here'),
   row('kokoro-tts', 'used here'),
-  row('sdxl-turbo', 'from the Endpoints view'),
-  row('abc123', 'abc123 · from the Endpoints view', 'My renamed endpoint'),
+  row('sdxl-turbo', 'your endpoint'),
+  row('abc123', 'abc123 · your endpoint', 'My renamed endpoint'),
 ];
 
 describe('endpoint picker: what Enter picks', () => {
