@@ -168,6 +168,7 @@ export function formatUsdGroup(total: number, parts: readonly number[]): UsdGrou
   if (!Number.isSafeInteger(target) || short < 0 || short > parts.length || Math.abs(exactSum - total) > unit / 2) {
     return { total: totalText, parts: parts.map((p) => formatUsdAt(p, decimals)), decimals };
   }
+  if (short === 0) return { total: totalText, parts: floors.map((u) => fromUnits(u, decimals)), decimals };
   // The parts with the largest fractions (of a unit) get the units still missing; ties by order.
   const order = parts.map((p, i) => ({ i, rest: p * scale - floors[i]! })).sort((a, b) => b.rest - a.rest || a.i - b.i);
   const units = [...floors];
