@@ -40,6 +40,9 @@ const steps = [
         // Issue 27 item 12: 10 more kills, each in the first 500 ms of a resume's sending: a row killed before its
         // /run left is sent by the next resume, one whose /run left is never sent twice (~2.5 min).
         { name: 'batch resume killed as it starts sending, 10 times', cmd: 'node', args: ['test/editor-host/resume-kill.mjs', '--jobs', '100', '--kills', '1', '--resume-kills', '10'], kind: 'editor' },
+        // Issue 32: after Reload Window the status bar's total and a .jsonl CodeLens are back within 2 s, and
+        // activate() sends nothing (~30 s).
+        { name: 'a window reload keeps its state', cmd: 'node', args: ['test/editor-host/reload-state.mjs'], kind: 'editor' },
         // Packaging builds in a staging folder and checks what ships (vsce ls); the runner then installs it.
         { name: 'package (.vsix)', cmd: 'node', args: ['scripts/package.mjs', '--out', vsix], kind: 'step', gate: true },
         { name: 'real-editor suites, packaged', cmd: 'node', args: ['test/editor-host/run.mjs', '--vsix', vsix], kind: 'editor' },

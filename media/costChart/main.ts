@@ -3,7 +3,7 @@
 // come from VS Code's theme (--vscode-* variables); text from the host is set with textContent only.
 import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip, type Plugin, type TooltipItem } from 'chart.js';
 import { ChartState, FromWebview, ToWebview, type ChartData } from '../../src/costChart/protocol';
-import { formatUsdExact } from '../../src/core/billing/usd';
+import { formatUsd, formatUsdGroup } from '../../src/core/billing/usd';
 import { vscode } from '../../src/webview/vscodeApi';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Tooltip, Legend);
@@ -59,6 +59,10 @@ function draw(data: ChartData): void {
   const stacks: [string, number[], string][] = data.byEndpoint
     ? data.byEndpoint.map((e, i) => [e.label, e.values, palette[i % palette.length]!])
     : series;
+  const bucketMoney = (i: number) => {
+    const values = stacks.map(([, v]) => v[i] ?? 0);
+    return formatUsdGroup(values.reduce((a, b) => a + b, 0), values);
+  };
   const datasets = stacks.map(([label, values, color]) => ({ label, data: values, backgroundColor: color, borderWidth: 0, stack: 'cost' }));
   chart?.destroy();
   chart = new Chart(canvas, {
@@ -76,7 +80,7 @@ function draw(data: ChartData): void {
       font: { family: cssVar('--vscode-font-family', 'sans-serif') },
       scales: {
         x: { stacked: true, ticks: { color: fg }, grid: { color: grid } },
-        y: { stacked: true, ticks: { color: fg, callback: (v) => formatUsdExact(Number(v)) }, grid: { color: grid } },
+        y: { stacked: true, ticks: { color: fg, callback: (v) => formatUsd(Number(v)) }, grid: { color: grid } },
       },
       plugins: {
         legend: { labels: { color: fg } },
@@ -86,11 +90,9 @@ function draw(data: ChartData): void {
               const i = items[0]?.dataIndex ?? 0;
               return `${data.labels[i] ?? ''} (from ${data.ranges[i] ?? ''})`;
             },
-            label: (item: TooltipItem<'bar'>) => `${item.dataset.label ?? ''}: ${formatUsdExact(item.parsed.y ?? 0)}`,
-            footer: (items: TooltipItem<'bar'>[]) => {
-              const i = items[0]?.dataIndex ?? 0;
-              return `Total: ${formatUsdExact((data.gpu[i] ?? 0) + (data.cpu[i] ?? 0) + (data.disk[i] ?? 0) + (data.fee[i] ?? 0))}`;
-            },
+            // A bucket's stack and its total in one precision, the parts adding up to the total shown.
+            label: (item: TooltipItem<'bar'>) => `${item.dataset.label ?? ''}: ${bucketMoney(item.dataIndex).parts[item.datasetIndex] ?? ''}`,
+            footer: (items: TooltipItem<'bar'>[]) => `Total: ${bucketMoney(items[0]?.dataIndex ?? 0).total}`,
           },
         },
       },

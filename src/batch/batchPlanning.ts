@@ -6,6 +6,7 @@ import { defaultConcurrency, estimateBatchCost, type CostRange } from '../core/b
 import { endpointPrice, sharedEndpointPrices, type PricePerSecond } from '../core/cost';
 import { durationKey, type JobDurationModel } from '../core/jobs';
 import type { ServiceClient } from '../core/service';
+import { formatUsd } from '../core/billing/usd';
 
 export interface BatchPlanFacts {
   concurrency: number;
@@ -52,6 +53,5 @@ export async function planBatch(p: PlanningInput): Promise<BatchPlanFacts> {
 export function rangeText(range: CostRange | undefined, price?: PricePerSecond): string {
   if (!range && price) return `not known yet (no job of this endpoint has run here to learn how long one takes); each job is estimated at $${price.usdPerSecond.toPrecision(3)} per second it runs (${price.source})`;
   if (!range) return 'unknown (no earlier jobs of this endpoint to learn from, and no price for it)';
-  const usd = (n: number): string => `$${n < 0.01 ? n.toFixed(4) : n.toFixed(2)}`;
-  return `${usd(range.lowUsd)} to ${usd(range.highUsd)} (estimate)`;
+  return `${formatUsd(range.lowUsd)} to ${formatUsd(range.highUsd)} (estimate)`;
 }

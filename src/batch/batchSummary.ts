@@ -3,6 +3,7 @@
 // batch has cost so far over every attempt (labelled as an estimate when any part of it is one).
 import type { BatchStateKind, BatchTally } from '../core/batch';
 import type { BillCheck, BilledAmount } from '../core/cost';
+import { formatUsd } from '../core/billing/usd';
 import type { BatchSummary } from './batchProtocol';
 
 /**
@@ -50,7 +51,7 @@ export function countsText(t: Readonly<BatchTally>): string {
 /** "Cost so far: $0.0170 (estimate)": every attempt of every job, the one amount every view says. */
 export function spentText(t: Readonly<BatchTally>): string {
   // max(0): float rounding as costs are taken away must never show "-0.0000".
-  return `Cost so far: $${Math.max(0, t.usd).toFixed(4)}${t.estimated > 0 ? ' (estimate)' : ''}`;
+  return `Cost so far: ${formatUsd(Math.max(0, t.usd))}${t.estimated > 0 ? ' (estimate)' : ''}`;
 }
 
 /** The notification's line: the same counts, amount and notice as the header of the same beat. */
@@ -67,7 +68,7 @@ export function summaryOf(session: SummarySource): BatchSummary {
     counts: countsText(t),
     spent: spentText(t),
     ...(s.notice ? { notice: s.notice } : {}),
-    ...(session.billed ? { billed: `Billed: $${session.billed.usd.toFixed(4)}`, billedHow: session.billed.note } : {}),
+    ...(session.billed ? { billed: `Billed: ${formatUsd(session.billed.usd)}`, billedHow: session.billed.note } : {}),
     ...(session.billCheck ? { billCheck: session.billCheck.words } : {}),
     ...(session.billCheck?.suggested ? { setPrice: `Set ${session.billCheck.suggested.pool} to $${session.billCheck.suggested.usdPerSecond}/s (from the bill)` } : {}),
     state: s.state,

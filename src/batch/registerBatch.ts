@@ -27,7 +27,9 @@ export function registerBatches(deps: BatchManagerDeps & { inputFilePattern: () 
     groups,
     manager,
     ...registerBatchCommands(manager),
-    vscode.languages.registerCodeLensProvider([{ pattern: '**/*.jsonl' }, { pattern: deps.inputFilePattern() }], lens),
+    // By language too (issue 32): VS Code's JSON Lines language is what `onLanguage:jsonl` activates on, and a
+    // provider selected by its language is asked for a restored editor of that language as soon as it registers.
+    vscode.languages.registerCodeLensProvider([{ language: 'jsonl' }, { pattern: '**/*.jsonl' }, { pattern: deps.inputFilePattern() }], lens),
   ];
   const later = setTimeout(() => {
     void offerResume(manager, deps.outputs.roots().map((u) => u.fsPath), logger).catch((e: unknown) => logger.error('looking for unfinished batches failed', e));

@@ -5,7 +5,7 @@
 import { publicModel, type PublicModel } from '../core/serverless/publicModels';
 import { AMOUNTS_PER_ROW, type BillingTable, type TableAmounts } from '../core/billing/billingTable';
 import type { BucketSize } from '../core/schemas';
-import { formatUsd, formatUsdExact } from '../core/billing/usd';
+import { formatUsdGroup } from '../core/billing/usd';
 
 export interface AddedEndpoint {
   id: string;
@@ -168,10 +168,14 @@ export function buildBillingTree(
   return { endpoints, window: { startTime: q.startTime, endTime: q.endTime, bucketSize: q.bucketSize }, totals: toBreakdown(table.totals) };
 }
 
-/** "GPU $1.50 · CPU $0.10 · disk $0.05 · fee $0.20" */
-export function formatBreakdown(b: Breakdown, exact = false): string {
-  const f = exact ? formatUsdExact : formatUsd;
-  return `GPU ${f(b.gpu)} · CPU ${f(b.cpu)} · disk ${f(b.disk)} · fee ${f(b.fee)}`;
+/**
+ * A total and its split in one precision, the parts adding up to the total shown (src/core/billing/usd.ts):
+ * { total: "$1.85", parts: "GPU $1.50 + CPU $0.10 + disk $0.05 + fee $0.20" }.
+ */
+export function formatBreakdown(b: Breakdown): { total: string; parts: string } {
+  const g = formatUsdGroup(b.total, [b.gpu, b.cpu, b.disk, b.fee]);
+  const [gpu, cpu, disk, fee] = g.parts;
+  return { total: g.total, parts: `GPU ${gpu} + CPU ${cpu} + disk ${disk} + fee ${fee}` };
 }
 
 /** A bucket's label by its size: "2026-06-15 13:00", "2026-06-15", "Week of 2026-06-15", "2026-06", "2026". */

@@ -6,6 +6,7 @@
 import type { Logger } from '../core/log';
 import { mayBeMissingRoute, sharedRouteSupport, type RouteSupport } from '../core/runtime/routeSupport';
 import type { HealthResponse } from '../core/runtime/schemas';
+import { sharedHealthAnswers } from '../core/jobs/queueReason';
 import type { ServiceClient } from '../core/service';
 import { endpointsToPoll, nextHealthPollMs } from './healthPlan';
 import type { HealthLook } from './healthText';
@@ -112,6 +113,7 @@ export class EndpointHealth implements Disposable {
   async lookNow(endpointId: string, client: ServiceClient): Promise<HealthResponse> {
     const health = await client.health(endpointId);
     this.routes.set(client.settings.jobsBaseUrl, 'health', 'yes');
+    sharedHealthAnswers.publish(client, endpointId, health, Date.now());
     if (client === this.client && this.watched.includes(endpointId)) {
       this.looks.set(endpointId, { health, at: Date.now() });
       this.fire([endpointId]);
@@ -184,6 +186,8 @@ export class EndpointHealth implements Disposable {
         try {
           const health = await client.health(id, { signal });
           this.routes.set(client.settings.jobsBaseUrl, 'health', 'yes');
+          // The newest read of the endpoint: a queued job's reason is told from it too (one read, one story).
+          sharedHealthAnswers.publish(client, id, health, Date.now());
           if (gen !== this.generation) return;
           this.looks.set(id, { health, at: Date.now() });
           changed.push(id);

@@ -2,7 +2,7 @@
 // the bench measures them in plain Node and the items stay one-liners. No `vscode` import.
 import { BUCKET_ADJECTIVE, describeRange } from './billingWindow';
 import { bucketLabel, formatBreakdown, type BillingTreeModel, type BucketNode, type EndpointNode } from './billingTreeModel';
-import { formatUsd, formatUsdExact } from '../core/billing/usd';
+import { formatUsd } from '../core/billing/usd';
 import { isoFromMs } from '../core/billing/billingTable';
 import { healthSummary, healthTooltip, type HealthLook } from './healthText';
 
@@ -37,9 +37,10 @@ export function endpointTooltip(node: EndpointNode, window: BillingTreeModel['wi
     const m = node.publicModel;
     lines.push(`Public model (${m.kind}), hosted by the platform and billed to this account per use${m.price ? `: ${m.price}` : ''}`, `Source: ${m.source}`);
   }
+  const money = formatBreakdown(node.amounts);
   lines.push(
-    `Total ${formatUsdExact(node.amounts.total)}`,
-    formatBreakdown(node.amounts, true),
+    `Total ${money.total}`,
+    money.parts,
     `${describeRange(window)}, ${BUCKET_ADJECTIVE[window.bucketSize]}`,
   );
   if (health) lines.push(healthTooltip(health));
@@ -50,12 +51,11 @@ export function bucketText(node: BucketNode): ItemText {
   const a = node.amounts;
   // The service emits every bucket of the window for each endpoint: an idle one reads "$0.00", not five zeros.
   if (a.total === 0 && a.gpu === 0 && a.cpu === 0 && a.disk === 0 && a.fee === 0) return { label: bucketLabel(node.startMs, node.bucketSize), description: formatUsd(0) };
-  return {
-    label: bucketLabel(node.startMs, node.bucketSize),
-    description: `${formatUsd(node.amounts.total)} · ${formatBreakdown(node.amounts)}`,
-  };
+  const money = formatBreakdown(node.amounts);
+  return { label: bucketLabel(node.startMs, node.bucketSize), description: `${money.total} · ${money.parts}` };
 }
 
 export function bucketTooltip(node: BucketNode): string {
-  return `${isoFromMs(node.startMs)} – ${isoFromMs(node.endMs)}\nTotal ${formatUsdExact(node.amounts.total)}\n${formatBreakdown(node.amounts, true)}`;
+  const money = formatBreakdown(node.amounts);
+  return `${isoFromMs(node.startMs)} – ${isoFromMs(node.endMs)}\nTotal ${money.total}\n${money.parts}`;
 }

@@ -1,5 +1,5 @@
 // Registers the Endpoints view (tree, its commands) and the cost chart, and feeds the window's total to
-// the profile status bar.
+// the profile status bar: the total of each refresh, else the last one kept for the profile (with its age).
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import { Commands } from '../connection/commandIds';
@@ -9,6 +9,7 @@ import type { ProfileStatusBar } from '../connection/profileStatusBar';
 import { CostChartPanel, COST_CHART_VIEW_TYPE } from '../costChart/costChartPanel';
 import { AddedEndpoints } from './addedEndpoints';
 import { formatUsd } from '../core/billing/usd';
+import { AccountTotals } from './accountTotal';
 import { parseStoredWindow } from './billingWindow';
 import { addEndpoint, changeBillingWindow, modalConfirm, purgeQueue, removeEndpoint, type Confirm } from './endpointCommands';
 import { endpointIdOf } from './endpointItems';
@@ -33,12 +34,27 @@ export function registerEndpoints(context: vscode.ExtensionContext, connection: 
   const chart = new CostChartPanel(context.extensionUri, tree, logger);
   const services: EndpointsServices = { tree, view: view as vscode.TreeView<unknown>, chart, confirm: modalConfirm };
   const guard = <A extends unknown[], R>(fn: (...a: A) => R | Promise<R>) => guardCommand(fn, logger, () => connection.secrets());
+  // The status bar's total: a refresh's, kept for the next window; without one (a new window, another profile, an
+  // error), the last kept for this profile and window, marked with its age. Read from globalState only.
+  const totals = new AccountTotals(context.globalState);
+  const showTotal = (loaded: { model: { totals: { total: number } } } | undefined): void => {
+    const profile = connection.profile.name;
+    if (loaded) {
+      void totals.remember(profile, tree.window, loaded.model.totals.total);
+      statusBar.setTotal(formatUsd(loaded.model.totals.total));
+    } else {
+      const kept = totals.recall(profile, tree.window);
+      statusBar.setTotal(kept?.text, kept?.asOf);
+    }
+  };
+  showTotal(tree.loaded);
   // Until the first refresh says otherwise, assume a key exists: the welcome view must not flash.
   void vscode.commands.executeCommand('setContext', NO_KEY_CONTEXT, false);
   context.subscriptions.push(
     tree,
     chart,
-    tree.onDidLoad((loaded) => statusBar.setTotal(loaded ? formatUsd(loaded.model.totals.total) : undefined)),
+    tree.onDidLoad(showTotal),
+    connection.onDidChange(() => showTotal(tree.loaded)),
     showBillingWaits(view as vscode.TreeView<unknown>, connection),
     vscode.commands.registerCommand(Commands.refreshEndpoints, guard(() => tree.refresh())),
     vscode.commands.registerCommand(Commands.addEndpoint, guard((id?: unknown, name?: unknown) =>

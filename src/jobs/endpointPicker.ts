@@ -1,6 +1,9 @@
 // The endpoint quick pick of "Run Job…" and "Change endpoint": the endpoints the sidebar knows (billing
 // records and the ones the user added), the ones used in this workspace, and whatever id the user types
-// (public model ids count, SPEC 4.4).
+// (public model ids count, SPEC 4.4). Each row reads as the sidebar shows the endpoint (issue 32): its name as the
+// label, its id first in the description, then what it is, "your endpoint" or "public model": the demo's own
+// `flux-dev` and the public `black-forest-labs-flux-1-dev` are both named "FLUX.1 dev", and only those words
+// told them apart.
 import * as vscode from 'vscode';
 import { acceptedEndpointId, checkEndpointId, rowNamed } from './endpointChoice';
 import { PUBLIC_MODELS, publicModel } from '../core/serverless/publicModels';
@@ -34,25 +37,26 @@ export async function pickEndpoint(options: {
   }
   const items: Item[] = [];
   const seen = new Set<string>();
-  const add = (id: string, description?: string, label?: string): void => {
+  const add = (id: string, what: string, more: Array<string | undefined>, label?: string): void => {
     if (seen.has(id)) return;
     seen.add(id);
     items.push({
       label: label && label !== id ? `${label}` : id,
-      description: [label && label !== id ? id : undefined, id === options.current ? 'current' : undefined, description].filter(Boolean).join(' · '),
+      description: [label && label !== id ? id : undefined, what, id === options.current ? 'current' : undefined, ...more].filter(Boolean).join(' · '),
       endpointId: id,
     });
   };
   const own = (id: string): boolean => !publicModel(id);
-  if (options.current && own(options.current)) add(options.current);
-  for (const id of options.used.filter(own)) add(id, 'used here', known.get(id)?.label);
-  for (const e of known.values()) if (own(e.id)) add(e.id, e.description, e.label);
+  const used = (id: string): string | undefined => (options.used.includes(id) ? 'used here' : undefined);
+  // The account's own endpoints: the sidebar's (with their names), then ids only used or typed here.
+  const ordered = [...new Set([...(options.current ? [options.current] : []), ...options.used, ...known.keys()])].filter(own);
+  for (const id of ordered) {
+    const e = known.get(id);
+    add(id, e ? 'your endpoint' : 'endpoint', [used(id), e?.description], e?.label);
+  }
   // The platform's public models in a group of their own, always offered: picked, never typed (issue 22).
   items.push({ label: 'Public models', kind: vscode.QuickPickItemKind.Separator });
-  for (const m of PUBLIC_MODELS) {
-    const used = options.used.includes(m.id) ? 'used here' : undefined;
-    add(m.id, ['public model', m.kind, m.price, used].filter(Boolean).join(' · '), m.name);
-  }
+  for (const m of PUBLIC_MODELS) add(m.id, 'public model', [m.kind, m.price, used(m.id)], m.name);
 
   const qp = vscode.window.createQuickPick<Item>();
   qp.title = options.title;
@@ -62,8 +66,9 @@ export async function pickEndpoint(options: {
   qp.items = base;
   qp.onDidChangeValue((value) => {
     const typed = value.trim();
-    // A typed id or name of a listed endpoint shows that row, not a row offering it as a new id.
-    if (!typed || seen.has(typed) || rowNamed(typed, base)) {
+    // A typed id or name of a listed endpoint shows that row (or the rows of that name), not a row offering it
+    // as a new id.
+    if (!typed || seen.has(typed) || rowNamed(typed, base) || base.some((row) => row.endpointId !== undefined && row.label === typed)) {
       qp.items = base;
       return;
     }

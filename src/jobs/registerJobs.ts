@@ -218,6 +218,6 @@ function endpointsOfSidebar(get: (() => EndpointsServices | undefined) | undefin
     if (!state || state.kind !== 'loaded') return [];
     // Names come with the endpoint list (issue 10); a deleted endpoint (only in billing) can run nothing.
     // Public models are offered from their catalog, in their own group (endpointPicker.ts).
-    return state.model.endpoints.filter((e) => !e.deleted && !e.publicModel).map((e) => ({ id: e.id, ...(e.displayName ? { label: e.displayName } : {}), description: 'from the Endpoints view' }));
+    return state.model.endpoints.filter((e) => !e.deleted && !e.publicModel).map((e) => ({ id: e.id, ...(e.displayName ? { label: e.displayName } : {}) }));
   };
 }

@@ -12,7 +12,7 @@ import type { SidebarTestApi } from '../../src/extension';
 import { JobCommands } from '../../src/jobs/commandIds';
 import type { JobRecord } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
-import { driverAvailable, pickQuickPickItem, quickPickItem, screenshot, waitForSelector } from './support/driver';
+import { count, driverAvailable, pickQuickPickItem, press, quickPickItem, screenshot, textContent, typeText, waitForSelector } from './support/driver';
 import { startEmulator } from './support/emulator';
 import { jobWaits } from './support/jobWaits';
 import { activateExtension, workspaceFolder } from './support/extension';
@@ -94,6 +94,43 @@ suite('public models and the file\'s endpoint', () => {
       // A handler that forgot to return completes with nothing to keep, which is what it shows.
       if (expected === 'COMPLETED' && record.endpointId !== 'forgot-return') assert.ok(done.outputs.length > 0 && done.outputsFolder, `${file} kept its output`);
     }
+  });
+
+  test('the picker tells a dedicated endpoint from a public model of the same name, and the endpoint reads as in the sidebar', async function () {
+    if (!driverAvailable()) this.skip();
+    // The demo's own flux-dev is named "FLUX.1 dev", as is the public black-forest-labs-flux-1-dev (issue 32).
+    const tree = sidebar.endpoints!.tree;
+    await vscode.commands.executeCommand('serverlessGpu.refreshEndpoints');
+    await tree.whenIdle();
+    const top = (await tree.getChildren()) as TreeNode[];
+    const ownNode = top.find((n) => n.kind === 'endpoint' && n.id === 'flux-dev');
+    assert.ok(ownNode, 'flux-dev is among the account\'s endpoints in the sidebar');
+    const ownItem = await tree.getTreeItem(ownNode);
+    assert.equal(label(ownItem.label), 'FLUX.1 dev');
+    assert.match(String(ownItem.description), /^flux-dev · /);
+    const uri = await demoFile('flux-dev.input.json');
+    await api.memory.forgetUsedEndpoints();
+    await api.memory.rememberEndpoint(uri, 'flux-dev');
+    const picked = vscode.commands.executeCommand(JobCommands.changeEndpointForFile, uri);
+    try {
+      await waitForSelector('.quick-input-widget:not([style*="display: none"]) .quick-input-title:has-text("Endpoint for")');
+      await typeText('FLUX.1 dev');
+      const row = (what: string) => `${quickPickItem('FLUX.1 dev')}:has-text(${JSON.stringify(what)})`;
+      await waitForSelector(row('your endpoint'));
+      await waitForSelector(row('public model'));
+      assert.equal(await count(quickPickItem('FLUX.1 dev')), 2, 'two rows named FLUX.1 dev, and no row offering the name as a new id');
+      assert.equal(await count(`${row('your endpoint')}:has-text("public model")`), 0, 'no row says both');
+      const own = await textContent(`${row('your endpoint')} .label-description`);
+      const pub = await textContent(`${row('public model')} .label-description`);
+      // Each says its id first, as the sidebar's description does, then what it is.
+      assert.match(own, /^flux-dev · your endpoint\b/, own);
+      assert.match(pub, /^black-forest-labs-flux-1-dev · public model · image · \$0\.02 per megapixel/, pub);
+      await screenshot('picker-same-name');
+    } finally {
+      await press('Escape');
+      await picked;
+    }
+    assert.equal(api.memory.endpointFor(uri), 'flux-dev', 'nothing was chosen');
   });
 
   test('a public model is picked from the endpoint picker by its name, in its own group, and shown under Public models with its cost', async function () {

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { Commands } from '../../src/connection/commandIds';
 import type { ListServerlessBillingResponse } from '../../src/core/schemas';
 import { bucketLabel } from '../../src/endpoints/billingTreeModel';
-import { formatUsd } from '../../src/core/billing/usd';
+import { formatUsd, formatUsdGroup } from '../../src/core/billing/usd';
 import { PRESET_IDS, PRESETS, windowQuery, type BillingWindow } from '../../src/endpoints/billingWindow';
 import type { TreeNode } from '../../src/endpoints/endpointItems';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index';
@@ -68,6 +68,31 @@ async function shownTree(api: SidebarTestApi): Promise<Shown[]> {
   }));
 }
 
+/** A bucket's description: its total and split in one precision, the parts adding up to the total shown. */
+function bucketMoney(r: ListServerlessBillingResponse['records'][number]): string {
+  const g = formatUsdGroup(r.totalAmount, [r.gpuAmount, r.cpuAmount, r.diskAmount, r.feeAmount]);
+  return `${g.total} · GPU ${g.parts[0]} + CPU ${g.parts[1]} + disk ${g.parts[2]} + fee ${g.parts[3]}`;
+}
+
+/** "$1,234.56" as a count of units of its last decimal, and its number of decimals. */
+function moneyUnits(text: string): { units: number; decimals: number } {
+  const m = /^(-?)\$([\d,]+)\.(\d+)$/.exec(text);
+  assert.ok(m, `${JSON.stringify(text)} is an amount`);
+  return { units: Number(`${m[2]!.replace(/,/g, '')}${m[3]}`) * (m[1] ? -1 : 1), decimals: m[3]!.length };
+}
+
+/** A tooltip's "Total $X" line and its "GPU $a + CPU $b + disk $c + fee $d" line: one precision, parts adding up. */
+function assertMoneyAddsUp(tip: string): string {
+  const total = /^Total (\S+)$/m.exec(tip)?.[1];
+  const parts = /^GPU (\S+) \+ CPU (\S+) \+ disk (\S+) \+ fee (\S+)$/m.exec(tip)?.slice(1);
+  assert.ok(total && parts, `a total and its four parts in ${JSON.stringify(tip)}`);
+  const t = moneyUnits(total);
+  const p = parts.map(moneyUnits);
+  assert.ok(p.every((x) => x.decimals === t.decimals), `one precision: ${total} and ${parts.join(', ')}`);
+  assert.equal(p.reduce((a, x) => a + x.units, 0), t.units, `${parts.join(' + ')} adds up to ${total}`);
+  return total;
+}
+
 /** What the tree must show for a raw billing response, derived here from the records alone. */
 function expectedTree(response: ListServerlessBillingResponse): Shown[] {
   const byId = new Map<string, ListServerlessBillingResponse['records']>();
@@ -82,7 +107,7 @@ function expectedTree(response: ListServerlessBillingResponse): Shown[] {
     command: undefined,
     children: [...e.records]
       .sort((a, b) => Date.parse(b.startTime) - Date.parse(a.startTime))
-      .map((r) => ({ label: bucketLabel(r.startTime, response.metadata.query.bucketSize), description: r.totalAmount === 0 && r.gpuAmount === 0 && r.cpuAmount === 0 && r.diskAmount === 0 && r.feeAmount === 0 ? '$0.00' : `${formatUsd(r.totalAmount)} · GPU ${formatUsd(r.gpuAmount)} · CPU ${formatUsd(r.cpuAmount)} · disk ${formatUsd(r.diskAmount)} · fee ${formatUsd(r.feeAmount)}` })),
+      .map((r) => ({ label: bucketLabel(r.startTime, response.metadata.query.bucketSize), description: r.totalAmount === 0 && r.gpuAmount === 0 && r.cpuAmount === 0 && r.diskAmount === 0 && r.feeAmount === 0 ? '$0.00' : bucketMoney(r) })),
   }));
 }
 
@@ -167,19 +192,26 @@ suite('sidebar: endpoints tree against the emulator', () => {
     });
   }
 
-  test('hovering an endpoint or a bucket shows GPU, CPU, disk and fee amounts and the resolved window', async () => {
+  test('one money formatter: an endpoint\'s and a bucket\'s tooltip say the total as the tree and the status bar do, in one precision, its parts adding up to it', async () => {
     const tree = api.endpoints!.tree;
     await vscode.commands.executeCommand(Commands.changeBillingWindow, { kind: 'preset', preset: 'last30Days' });
     const endpoint = ((await tree.getChildren()) as TreeNode[])[0]!;
-    const item = tree.resolveTreeItem(await tree.getTreeItem(endpoint), endpoint);
+    const treeItem = await tree.getTreeItem(endpoint);
+    const item = tree.resolveTreeItem(treeItem, endpoint);
     const tip = String(item.tooltip);
     const window = tree.loaded!.model.window;
-    assert.match(tip, /^sdxl-prod\nTotal \$[\d,]+\.\d{2,6}\nGPU \$[\d,.]+ · CPU \$[\d,.]+ · disk \$[\d,.]+ · fee \$[\d,.]+\n/);
+    assert.match(tip, /^sdxl-prod\nTotal /);
+    assert.equal(assertMoneyAddsUp(tip), String(treeItem.description), 'the tooltip\'s total reads as the item\'s description');
     assert.ok(tip.endsWith(`${window.startTime.slice(0, 10)} – ${window.endTime.slice(0, 10)}, daily`), tip);
     const bucket = ((await tree.getChildren(endpoint)) as TreeNode[])[0]!;
-    const bucketTip = String(tree.resolveTreeItem(await tree.getTreeItem(bucket), bucket).tooltip);
-    assert.match(bucketTip, /^\S+ – \S+\nTotal \$[\d,.]+\nGPU /);
+    const bucketItem = await tree.getTreeItem(bucket);
+    const bucketTip = String(tree.resolveTreeItem(bucketItem, bucket).tooltip);
+    assert.match(bucketTip, /^\S+ – \S+\nTotal /);
+    const bucketTotal = assertMoneyAddsUp(bucketTip);
+    assert.ok(String(bucketItem.description).startsWith(`${bucketTotal} · GPU `), `the bucket reads ${String(bucketItem.description)}`);
     assert.equal(tree.getParent(bucket), endpoint);
+    const account = formatUsd(tree.loaded!.model.totals.total);
+    assert.ok(api.statusBar.text.includes(` · ${account}`) && String(api.endpoints!.view.description).endsWith(account), `the status bar (${api.statusBar.text}) and the view (${String(api.endpoints!.view.description)}) say ${account}`);
   });
 
   test('the window choice is remembered', async () => {

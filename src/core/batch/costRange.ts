@@ -6,6 +6,7 @@
 // serverless pricing: "billed from when a worker starts until it fully stops, rounded up to the nearest second").
 import type { DurationEstimate } from '../jobs/durationModel';
 import type { PricePerSecond } from '../cost/jobCost';
+import { formatUsd } from '../billing/usd';
 
 export interface CostRangeInput {
   jobs: number;
@@ -34,7 +35,7 @@ export function estimateBatchCost(input: CostRangeInput): CostRange | undefined 
   if (costs.length > 0) {
     const low = Math.min(...costs);
     const high = Math.max(...costs);
-    return { lowUsd: n * low, highUsd: n * high, how: `${n} jobs x $${low.toFixed(4)} to $${high.toFixed(4)}, the costs the endpoint reported for its last ${costs.length} jobs` };
+    return { lowUsd: n * low, highUsd: n * high, how: `${n} jobs x ${formatUsd(low)} to ${formatUsd(high)}, the costs the endpoint reported for its last ${costs.length} jobs` };
   }
   const { durations, price } = input;
   if (!durations || !price) return undefined;

@@ -3,7 +3,7 @@
 // query returns only the filtered endpoint. A disagreement is a warning the UI shows next to the numbers,
 // never a reason to hide them: the records are still the best data we have.
 import { AMOUNT_KEYS, type ListServerlessBillingResponse } from '../schemas';
-import { formatUsd, formatUsdExact } from './usd';
+import { formatUsd } from './usd';
 import { aggregateBilling, type BillingAggregate } from './aggregate';
 
 /**
@@ -14,10 +14,8 @@ export function amountsAgree(a: number, b: number): boolean {
   return Math.abs(a - b) <= Math.max(0.005, 1e-6 * Math.max(Math.abs(a), Math.abs(b)));
 }
 
-/** Cents, or up to six decimals under a cent (where "<$0.01" would say nothing), as the editor shows amounts. */
-function money(n: number): string {
-  return n !== 0 && Math.abs(n) < 0.01 ? formatUsdExact(n) : formatUsd(n);
-}
+/** As the editor shows amounts (the one money formatter). */
+const money = formatUsd;
 
 /**
  * The inconsistencies of `response`, in words; empty when metadata and records agree. Read from the response's

@@ -1,6 +1,10 @@
-// US-dollar amounts as the sidebar, the cost chart and the billing checks show them: one formatter for all, so
-// an amount reads the same in a tooltip, in the chart's hover and in a consistency warning. In the core (no
-// `vscode`) and with no imports at all: the chart's webview bundle includes it.
+// Money, as every view shows it (issue 32): the sidebar, its tooltips, the cost chart, the status bar, a job's
+// cost line, a batch's spend and the billing checks all call this one formatter, so an amount reads the same
+// everywhere. The precision is chosen by the amount (docs/decisions.md "Money"): three significant digits, never
+// fewer than two decimals nor more than six ("$80.35", "$0.350", "$0.0300", "$0.00212", "$0.000218"). A group of
+// parts and their total (a tooltip's GPU, CPU, disk and fee) shares one precision, chosen by its largest amount,
+// and its parts add up visibly to the total shown. In the core (no `vscode`) and with no imports at all: the
+// webview bundles include it.
 //
 // Hand-rolled rather than Intl.NumberFormat: a year of daily buckets for 50 endpoints formats ~100,000
 // amounts per refresh, and Intl's format() was 90% of the refresh time (test/bench/tree.bench.ts).
@@ -98,13 +102,80 @@ function centsFast(amount: number): string | undefined {
   return `${sign}$${groupThousands(String(whole))}.${rest < 10 ? '0' : ''}${rest}`;
 }
 
-/** "$1,234.57"; a non-zero amount under a cent reads "<$0.01" rather than a misleading "$0.00". */
-export function formatUsd(amount: number): string {
-  if (amount !== 0 && Math.abs(amount) < 0.005) return amount > 0 ? '<$0.01' : '-<$0.01';
-  return centsFast(amount) ?? dollars(amount, 2, 2);
+/** The most decimals any amount is shown with; a non-zero amount below one of its units reads "<$0.000001". */
+export const MAX_MONEY_DECIMALS = 6;
+const SMALLEST = 10 ** -MAX_MONEY_DECIMALS;
+
+/**
+ * The decimals `amount` is shown with: enough for three significant digits, at least 2 (cents), at most 6.
+ * $1 and up: 2; from $0.10: 3; from a cent: 4; from a tenth of a cent: 5; below: 6.
+ */
+export function moneyDecimals(amount: number): number {
+  const a = Math.abs(amount);
+  if (a >= 0.995 || a === 0) return 2;
+  if (a >= 0.0995) return 3;
+  if (a >= 0.00995) return 4;
+  if (a >= 0.000995) return 5;
+  return MAX_MONEY_DECIMALS;
 }
 
-/** Up to six decimals: for tooltips and the chart's hover, where the exact amount is wanted. */
-export function formatUsdExact(amount: number): string {
-  return dollars(amount, 6, 2);
+/** `amount` with exactly `decimals` decimals ("$1,234.50"), rounded half away from zero as it reads. */
+export function formatUsdAt(amount: number, decimals: number): string {
+  return (decimals === 2 ? centsFast(amount) : undefined) ?? dollars(amount, decimals, decimals);
+}
+
+/** "$1,234.57", "$0.350", "$0.00212": the one money formatter, its precision chosen by the amount. */
+export function formatUsd(amount: number): string {
+  if (amount !== 0 && Math.abs(amount) < SMALLEST / 2) return amount > 0 ? '<$0.000001' : '-<$0.000001';
+  return formatUsdAt(amount, moneyDecimals(amount));
+}
+
+/** A total and its parts, as one view shows them: one precision, and parts that add up to the total shown. */
+export interface UsdGroup {
+  total: string;
+  parts: string[];
+  decimals: number;
+}
+
+/** Units of 10^-decimals as a dollar string: 8035 at 2 decimals is "$80.35". */
+function fromUnits(units: number, decimals: number): string {
+  const sign = units < 0 ? '-' : '';
+  const digits = String(Math.abs(units)).padStart(decimals + 1, '0');
+  const whole = digits.slice(0, digits.length - decimals);
+  return `${sign}$${groupThousands(whole)}.${digits.slice(digits.length - decimals)}`;
+}
+
+/**
+ * A total and its parts in one precision (chosen by the largest of them), where the parts shown add up to the
+ * total shown. Each part rounded on its own may not ("$0.125 + $0.125" is "$0.13 + $0.13" against "$0.25"):
+ * when the parts do add up to the total, to within rounding, they are rounded together instead (largest
+ * remainders first), so each is off its exact amount by less than one unit of the last decimal. Parts that do not
+ * add up to the total by more than rounding (a service's inconsistent totals) are shown each as it is.
+ */
+export function formatUsdGroup(total: number, parts: readonly number[]): UsdGroup {
+  let largest = Math.abs(total);
+  for (const p of parts) largest = Math.max(largest, Math.abs(p));
+  const decimals = moneyDecimals(largest);
+  const scale = 10 ** decimals;
+  // The total's units as its own string reads (half away from zero on the printed decimal), so the total reads
+  // exactly as formatUsdAt writes it anywhere else.
+  const totalText = formatUsdAt(total, decimals);
+  const target = Number(totalText.replace(/[^\d]/g, '')) * (totalText.startsWith('-') ? -1 : 1);
+  const floors = parts.map((p) => Math.floor(p * scale));
+  let short = target - floors.reduce((a, b) => a + b, 0);
+  const exactSum = parts.reduce((a, b) => a + b, 0);
+  const unit = 1 / scale;
+  if (!Number.isSafeInteger(target) || short < 0 || short > parts.length || Math.abs(exactSum - total) > unit / 2) {
+    return { total: totalText, parts: parts.map((p) => formatUsdAt(p, decimals)), decimals };
+  }
+  if (short === 0) return { total: totalText, parts: floors.map((u) => fromUnits(u, decimals)), decimals };
+  // The parts with the largest fractions (of a unit) get the units still missing; ties by order.
+  const order = parts.map((p, i) => ({ i, rest: p * scale - floors[i]! })).sort((a, b) => b.rest - a.rest || a.i - b.i);
+  const units = [...floors];
+  for (const { i } of order) {
+    if (short <= 0) break;
+    units[i]!++;
+    short--;
+  }
+  return { total: totalText, parts: units.map((u) => fromUnits(u, decimals)), decimals };
 }

@@ -4,6 +4,7 @@
 // Plain functions on plain data: bundled into the webviews too.
 import * as z from 'zod/mini';
 import type { JobCost } from './jobCost';
+import { formatUsd } from '../billing/usd';
 
 /**
  * A job's cost as it is kept (a batch's manifest line, a single job's record and job.json) and sent to a panel:
@@ -21,10 +22,10 @@ export function savedCost(cost: JobCost): SavedCost {
   return cost.kind === 'unknown' ? { kind: 'unknown', how: cost.how } : { kind: cost.kind, usd: cost.usd, how: cost.how };
 }
 
-/** "$0.00022 est." for an estimate, "$0.0300" for a reported cost, "" when unknown (never "$0"). */
+/** "$0.000218 est." for an estimate, "$0.0300" for a reported cost, "" when unknown (never "$0"). */
 export function costText(cost: Pick<SavedCost, 'kind' | 'usd'> | undefined): string {
   if (!cost || cost.kind === 'unknown' || cost.usd === undefined) return '';
-  const usd = `$${cost.usd < 0.01 ? cost.usd.toFixed(5) : cost.usd.toFixed(4)}`;
+  const usd = formatUsd(cost.usd);
   return cost.kind === 'estimate' ? `${usd} est.` : usd;
 }
 

@@ -7,6 +7,7 @@
 // unrounded; cold starts and idle time are counted once per batch in its range (costRange.ts).
 import { outputCost } from '../outputs/outputs';
 import type { Job } from '../schemas';
+import { formatUsd } from '../billing/usd';
 
 /** Where a price per second came from: shown in the estimate's tooltip. */
 export interface PricePerSecond {
@@ -54,5 +55,5 @@ export function jobCost(job: Pick<Job, 'output' | 'executionTime'>, price: Price
  */
 export function priceFromBilling(billedUsd: number, billedSeconds: number, window: string): PricePerSecond | undefined {
   if (!(billedSeconds > 0) || !(billedUsd >= 0)) return undefined;
-  return { usdPerSecond: billedUsd / billedSeconds, source: `billing: $${billedUsd.toFixed(4)} over ${billedSeconds.toFixed(1)} s billed, ${window}` };
+  return { usdPerSecond: billedUsd / billedSeconds, source: `billing: ${formatUsd(billedUsd)} over ${billedSeconds.toFixed(1)} s billed, ${window}` };
 }

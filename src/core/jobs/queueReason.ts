@@ -3,6 +3,13 @@
 // service has no health route (learned once, runtime/routeSupport.ts). The health route counts workers, not
 // the endpoint's settings, so "none allowed" (max workers 0) is only said when the caller knows the maximum
 // (from the endpoint list); otherwise the words say what health can tell and what it cannot.
+//
+// One read, one story (issue 32): a reason is always the words of the latest health read of the endpoint, by
+// whoever made it (this job's watch, another job's, or the Endpoints view's live health), so the panel never
+// says "busy" while the sidebar shows the same endpoint "1 idle" from a newer read. And "busy" is said only when
+// the read itself bears it out: no idle worker, and a job in progress for every running one. A read that counts
+// a running worker with no job in progress (a worker between two jobs) says what is known instead: no worker
+// has taken the job yet.
 import { CancelledError } from '../http/errors';
 import { systemClock, type Clock } from '../http/clock';
 import { rateLimitWaitMs } from '../http/rateLimit';
@@ -10,7 +17,7 @@ import type { ServiceClient } from '../service';
 import { mayBeMissingRoute, sharedRouteSupport, type RouteSupport } from '../runtime/routeSupport';
 import type { HealthResponse } from '../runtime/schemas';
 
-export type QueueReasonKind = 'coldStart' | 'allBusy' | 'noneAllowed' | 'noWorkers' | 'throttled' | 'starting';
+export type QueueReasonKind = 'coldStart' | 'allBusy' | 'notTaken' | 'noneAllowed' | 'noWorkers' | 'throttled' | 'starting';
 
 export interface QueueReason {
   kind: QueueReasonKind;
@@ -45,6 +52,12 @@ export function explainQueue(health: HealthResponse, maxWorkers?: number): Queue
       text: `Throttled: ${plural(workers.throttled, 'worker')} waiting for a GPU of the endpoint's type to become free.${queueWords}`,
     };
   }
+  if (workers.running > 0 && workers.idle === 0 && jobs.inProgress < workers.running) {
+    return {
+      kind: 'notTaken',
+      text: `No worker has taken the job yet: ${plural(workers.running, 'worker')} running, none idle, ${plural(jobs.inProgress, 'job')} in progress.${queueWords}`,
+    };
+  }
   if (workers.running > 0 && workers.idle === 0) {
     const unhealthy = workers.unhealthy > 0 ? ` ${plural(workers.unhealthy, 'worker')} unhealthy.` : '';
     const capped = maxWorkers !== undefined && workers.running >= maxWorkers ? ` (the endpoint's maximum is ${maxWorkers})` : '';
@@ -74,19 +87,56 @@ export function explainQueue(health: HealthResponse, maxWorkers?: number): Queue
  */
 export class HealthAnswers {
   private readonly recent = new Map<string, { at: number; answer: Promise<HealthResponse> }>();
+  private readonly listeners = new Set<(key: string, health: HealthResponse, seq: number) => void>();
+  /** The order answers arrived in: a reason is only ever replaced by one from a later answer. */
+  private readonly arrival = new WeakMap<HealthResponse, number>();
+  private seq = 0;
+
+  /** The key of an endpoint of a service, as `onAnswer` names it. */
+  static key(client: ServiceClient, endpointId: string): string {
+    return `${client.settings.jobsBaseUrl} ${endpointId}`;
+  }
 
   /** The endpoint's health, asked anew only when the last answer (or question) is older than `maxAgeMs`. */
   get(client: ServiceClient, endpointId: string, maxAgeMs: number, now: number): Promise<HealthResponse> {
-    const key = `${client.settings.jobsBaseUrl} ${endpointId}`;
+    const key = HealthAnswers.key(client, endpointId);
     const last = this.recent.get(key);
     if (last && now - last.at < maxAgeMs) return last.answer;
     // Not tied to one job's signal: another job may be waiting for the same answer.
     const answer = client.health(endpointId);
     this.recent.set(key, { at: now, answer });
-    answer.catch(() => {
-      if (this.recent.get(key)?.answer === answer) this.recent.delete(key);
-    });
+    answer.then(
+      (health) => this.announce(key, health),
+      () => {
+        if (this.recent.get(key)?.answer === answer) this.recent.delete(key);
+      },
+    );
     return answer;
+  }
+
+  /** A read made elsewhere (the Endpoints view's live health): it becomes the latest answer of its endpoint. */
+  publish(client: ServiceClient, endpointId: string, health: HealthResponse, now: number): void {
+    const key = HealthAnswers.key(client, endpointId);
+    this.recent.set(key, { at: now, answer: Promise.resolve(health) });
+    this.announce(key, health);
+  }
+
+  private announce(key: string, health: HealthResponse): void {
+    if (this.arrival.has(health)) return;
+    const seq = ++this.seq;
+    this.arrival.set(health, seq);
+    for (const l of [...this.listeners]) l(key, health, seq);
+  }
+
+  /** When an answer arrived, in order (0: not known here). */
+  arrivalOf(health: HealthResponse): number {
+    return this.arrival.get(health) ?? 0;
+  }
+
+  /** Every answer as it arrives, by whoever asked. Returns the unsubscribe. */
+  onAnswer(listener: (key: string, health: HealthResponse, seq: number) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
   }
 }
 
@@ -127,6 +177,21 @@ export async function watchQueue(client: ServiceClient, endpointId: string, opti
   let delay = options.firstAfterMs ?? QUEUE_WATCH_FIRST_MS;
   let maxWorkers: number | undefined;
   let askedMax = false;
+  // The latest answer told so far: an older one (a cached read reached after a newer one) never replaces it.
+  let told = 0;
+  const tell = (health: HealthResponse): void => {
+    const seq = answers.arrivalOf(health);
+    if (seq !== 0 && seq < told) return;
+    told = Math.max(told, seq);
+    options.onReason(explainQueue(health, maxWorkers));
+  };
+  // Another reader's newer read of this endpoint (another job's, the Endpoints view's) is told at once; this
+  // watch's own reads are told by the loop below, after it knows the endpoint's maximum where that matters.
+  let asking = false;
+  const key = HealthAnswers.key(client, endpointId);
+  const unsubscribe = answers.onAnswer((k, health) => {
+    if (k === key && !asking && !signal.aborted && routes.get(service, 'health') !== 'no') tell(health);
+  });
   try {
     for (;;) {
       await clock.sleep(delay, signal);
@@ -138,7 +203,8 @@ export async function watchQueue(client: ServiceClient, endpointId: string, opti
       let health: HealthResponse;
       try {
         // A little under the interval, so the job whose turn it is gets a fresh answer, not its own last one.
-        health = await answers.get(client, endpointId, interval * 0.8, now);
+        asking = true;
+        health = await answers.get(client, endpointId, interval * 0.8, now).finally(() => (asking = false));
         if (signal.aborted) return;
         routes.set(service, 'health', 'yes');
       } catch (e) {
@@ -153,10 +219,12 @@ export async function watchQueue(client: ServiceClient, endpointId: string, opti
         maxWorkers = await options.maxWorkers().catch(() => undefined);
       }
       if (signal.aborted) return;
-      options.onReason(explainQueue(health, maxWorkers));
+      tell(health);
     }
   } catch (e) {
     if (e instanceof CancelledError || signal.aborted) return;
     throw e;
+  } finally {
+    unsubscribe();
   }
 }

@@ -32,7 +32,7 @@ describe('batch rows as the panel shows them', () => {
     const v = rowView(row(3, { phase: 'ended', status: 'COMPLETED', delayTime: 340, executionTime: 1750, cost: { kind: 'estimate', usd: 0.000542, how: 'estimate: 1.75 s x ...' }, firstLine: 'Once upon a time' }));
     assert.equal(v.delayText, '340 ms');
     assert.equal(v.executionText, '1.7 s');
-    assert.equal(v.costText, '$0.00054 est.');
+    assert.equal(v.costText, '$0.000542 est.');
     assert.equal(v.costHow, 'estimate: 1.75 s x ...');
     assert.equal(v.note, 'Once upon a time');
     assert.ok(BatchRowView.safeParse(v).success, 'passes the protocol');

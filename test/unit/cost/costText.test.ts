@@ -6,9 +6,10 @@ import { costText, costTooltip, savedCost, SavedCost } from '../../../src/core/c
 import { jobCost } from '../../../src/core/cost/jobCost';
 
 describe('costText', () => {
-  test('an estimate says "est."; under a cent with five decimals, else four', () => {
-    assert.equal(costText({ kind: 'estimate', usd: 0.000218 }), '$0.00022 est.');
+  test('an estimate says "est."; in the one money format, three significant digits (test/unit/billing/usd.test.ts)', () => {
+    assert.equal(costText({ kind: 'estimate', usd: 0.000218 }), '$0.000218 est.');
     assert.equal(costText({ kind: 'estimate', usd: 0.0125 }), '$0.0125 est.');
+    assert.equal(costText({ kind: 'estimate', usd: 1.5 }), '$1.50 est.');
   });
   test('a reported cost is shown as it is, without "est."', () => {
     assert.equal(costText({ kind: 'reported', usd: 0.003 }), '$0.00300');

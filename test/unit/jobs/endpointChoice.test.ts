@@ -10,8 +10,8 @@ const rows: EndpointRow[] = [
   row('wan-2-1-video', 'used here'),
   row('echo', 'used here'),
   row('kokoro-tts', 'used here'),
-  row('sdxl-turbo', 'from the Endpoints view'),
-  row('abc123', 'abc123 · from the Endpoints view', 'My renamed endpoint'),
+  row('sdxl-turbo', 'your endpoint'),
+  row('abc123', 'abc123 · your endpoint', 'My renamed endpoint'),
 ];
 
 describe('endpoint picker: what Enter picks', () => {
@@ -34,7 +34,7 @@ describe('endpoint picker: what Enter picks', () => {
     assert.equal(acceptedEndpointId('sdx', rows[3], rows), 'sdxl-turbo');
     assert.equal(acceptedEndpointId('sdt', rows[3], rows), 'sdxl-turbo', 'fuzzy: its letters in order');
     assert.equal(acceptedEndpointId('renamed', rows[4], rows), 'abc123', 'matched on its label');
-    assert.equal(acceptedEndpointId('endpoints', rows[3], rows), 'sdxl-turbo', 'matched on its description');
+    assert.equal(acceptedEndpointId('yourendpoint', rows[3], rows), 'sdxl-turbo', 'matched on its description');
   });
 
   test('a typed endpoint name picks that endpoint\'s id, not a new id spelled like the name (the packaged test typed "Echo")', () => {

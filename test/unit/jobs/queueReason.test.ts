@@ -27,7 +27,28 @@ describe('explainQueue', () => {
     const r = explainQueue(health({ running: 2 }, { inQueue: 4, inProgress: 2 }));
     assert.equal(r.kind, 'allBusy');
     assert.match(r.text, /All 2 workers busy: 3 jobs ahead in the queue/);
-    assert.match(explainQueue(health({ running: 2 }, { inQueue: 2 }), 2).text, /\(the endpoint's maximum is 2\): 1 job ahead/);
+    assert.match(explainQueue(health({ running: 2 }, { inQueue: 2, inProgress: 2 }), 2).text, /\(the endpoint's maximum is 2\): 1 job ahead/);
+  });
+
+  test('never "busy" when the read shows an idle worker, or a running one with no job in progress: no worker has taken the job yet', () => {
+    // Issue 32: the panel said "All 1 worker busy: 0 jobs ahead in the queue" while the sidebar said "1 idle".
+    const idle = explainQueue(health({ idle: 1, running: 1 }, { inQueue: 1, inProgress: 1 }));
+    assert.equal(idle.kind, 'starting');
+    assert.doesNotMatch(idle.text, /busy/);
+    const between = explainQueue(health({ running: 1 }, { inQueue: 1, inProgress: 0 }));
+    assert.equal(between.kind, 'notTaken');
+    assert.equal(between.text, 'No worker has taken the job yet: 1 worker running, none idle, 0 jobs in progress.');
+    assert.equal(explainQueue(health({ running: 3 }, { inQueue: 3, inProgress: 2 })).kind, 'notTaken');
+    // Every health picture: "busy" only with no idle worker and a job in progress for each running one.
+    for (let idleN = 0; idleN <= 2; idleN++) {
+      for (let running = 0; running <= 3; running++) {
+        for (let inProgress = 0; inProgress <= 4; inProgress++) {
+          const r = explainQueue(health({ idle: idleN, running }, { inQueue: 2, inProgress }));
+          const busy = /busy/.test(r.text);
+          assert.equal(busy, idleN === 0 && running > 0 && inProgress >= running, `${idleN} idle, ${running} running, ${inProgress} in progress: ${r.text}`);
+        }
+      }
+    }
   });
 
   test('no worker at all with max workers 0 known: none allowed', () => {
@@ -56,7 +77,7 @@ describe('explainQueue', () => {
 
 describe('watchQueue', () => {
   test('asks /health after the first delay and then at the interval, until aborted', async () => {
-    const server = await serve([json({ workers: { initializing: 1 }, jobs: { inQueue: 1 } }), json({ workers: { running: 1 }, jobs: { inQueue: 2 } })]);
+    const server = await serve([json({ workers: { initializing: 1 }, jobs: { inQueue: 1 } }), json({ workers: { running: 1 }, jobs: { inQueue: 2, inProgress: 1 } })]);
     const reasons: QueueReason[] = [];
     const controller = new AbortController();
     const done = watchQueue(clientOf(server), 'ep', {
@@ -97,6 +118,30 @@ describe('watchQueue', () => {
     });
     assert.equal(asked, 1);
     assert.deepEqual(reasons.map((r) => r.kind), ['noneAllowed', 'noneAllowed', 'noneAllowed']);
+  });
+
+  test('a newer read of the endpoint by another reader (the Endpoints view) is told at once: the reason follows the latest read', async () => {
+    const busy = { workers: { running: 1 }, jobs: { inQueue: 1, inProgress: 1 } };
+    const server = await serve(() => json(busy));
+    const client = clientOf(server);
+    const answers = new HealthAnswers();
+    const controller = new AbortController();
+    const reasons: QueueReason[] = [];
+    const done = watchQueue(client, 'ep', { signal: controller.signal, firstAfterMs: 0, intervalMs: 60_000, routeSupport: new RouteSupport(), answers, onReason: (r) => reasons.push(r) });
+    while (reasons.length === 0) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(reasons.at(-1)!.kind, 'allBusy');
+    // The sidebar read the same endpoint a moment later: its worker is idle now.
+    answers.publish(client, 'ep', health({ idle: 1 }, { inQueue: 1 }), Date.now());
+    assert.equal(reasons.at(-1)!.kind, 'starting', 'told in the same turn, not at the next interval');
+    // Another endpoint's read, or another service's, changes nothing.
+    answers.publish(client, 'other', health({ running: 1 }, { inQueue: 1, inProgress: 1 }), Date.now());
+    assert.equal(reasons.at(-1)!.kind, 'starting');
+    controller.abort();
+    await done;
+    const before = reasons.length;
+    answers.publish(client, 'ep', health({ running: 1 }, { inQueue: 1, inProgress: 1 }), Date.now());
+    assert.equal(reasons.length, before, 'nothing is told once the watch ended');
+    assert.equal(server.requests.length, 1);
   });
 
   test('the queued jobs of one endpoint share its health answers: ten waiting jobs, one request per interval', async () => {

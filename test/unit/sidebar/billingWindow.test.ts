@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildBillingTree } from '../../../src/endpoints/billingTreeModel';
 import { buildBillingTable } from '../../../src/core/billing/billingTable';
-import { formatUsd, formatUsdExact } from '../../../src/core/billing/usd';
+import { formatUsd } from '../../../src/core/billing/usd';
 import { describeWindow, parseStoredWindow, validateRange, validateRfc3339, windowQuery } from '../../../src/endpoints/billingWindow';
 import { aBillingResponse } from '../builders/billingResponse';
 
@@ -68,12 +68,11 @@ describe('billing tree model', () => {
     assert.equal(model.totals.total, response.metadata.totals.totalAmount);
   });
 
-  test('USD formatting: cents, thousands, sub-cent amounts, exact tooltips', () => {
+  test('USD formatting: cents, thousands, sub-cent amounts with the digits they need (test/unit/billing/usd.test.ts)', () => {
     assert.equal(formatUsd(1234.5), '$1,234.50');
     assert.equal(formatUsd(0), '$0.00');
-    assert.equal(formatUsd(0.004), '<$0.01');
+    assert.equal(formatUsd(0.004), '$0.00400');
     assert.equal(formatUsd(-3.2), '-$3.20');
-    assert.equal(formatUsdExact(0.1234567), '$0.123457');
-    assert.equal(formatUsdExact(2), '$2.00');
+    assert.equal(formatUsd(0.1234567), '$0.123');
   });
 });
