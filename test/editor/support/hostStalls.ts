@@ -90,7 +90,8 @@ function startProfiles(name: string): { stop(): Promise<void> } | undefined {
     await post('Profiler.setSamplingInterval', { interval: 1000 });
     await post('Profiler.start');
     await post('HeapProfiler.enable');
-    await post('HeapProfiler.startSampling', { samplingInterval: 32 * 1024 });
+    // Collected objects too: what the collections had to collect is the question, not only what survived.
+    await post('HeapProfiler.startSampling', { samplingInterval: 32 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   })();
   return {
     async stop() {
