@@ -47,20 +47,9 @@ export class Settings implements vscode.Disposable {
   readonly onDidChange = this.emitter.event;
   private readonly subscription: vscode.Disposable;
 
-  /**
-   * What was read since the last change of a `serverlessGpu.*` setting, by key. VS Code builds a fresh
-   * configuration object on every getConfiguration() and merges every scope again on every inspect(): a
-   * 10,000-job batch read settings per job and made the extension host allocate ~7 GB of garbage that way, the
-   * largest cause of its collections (issue 30, the host's heap profile). Settings change rarely; the reads are
-   * kept until they do. Trust is not kept here: the getters that depend on it ask for it each time.
-   */
-  private snapshot: vscode.WorkspaceConfiguration | undefined;
-  private readonly reads = new Map<string, unknown>();
-
   constructor() {
     this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;
-      this.forget();
       this.emitter.fire({ affects: (key) => e.affectsConfiguration(`${SECTION}.${SettingKeys[key]}`) });
     });
   }
@@ -70,34 +59,19 @@ export class Settings implements vscode.Disposable {
     this.emitter.dispose();
   }
 
-  private forget(): void {
-    this.snapshot = undefined;
-    this.reads.clear();
-  }
-
   private config(): vscode.WorkspaceConfiguration {
-    return (this.snapshot ??= vscode.workspace.getConfiguration(SECTION));
-  }
-
-  private remembered<T>(read: string, compute: () => T): T {
-    if (!this.reads.has(read)) this.reads.set(read, compute());
-    return this.reads.get(read) as T;
-  }
-
-  /** Every scope's value of `key` (read once per change, like every read here). */
-  private inspect<T>(key: string): ReturnType<vscode.WorkspaceConfiguration['inspect']> & { globalValue?: T; defaultValue?: T } {
-    return this.remembered(`inspect:${key}`, () => this.config().inspect<T>(key) ?? { key });
+    return vscode.workspace.getConfiguration(SECTION);
   }
 
   /** The user's own value or the default; workspace and folder values are ignored (see the header). */
   private userOnly<T>(key: string): T | undefined {
-    const info = this.inspect<T>(key);
-    return info.globalValue ?? info.defaultValue;
+    const info = this.config().inspect<T>(key);
+    return info?.globalValue ?? info?.defaultValue;
   }
 
   /** Any scope's value (for settings that do not decide where the key goes). */
   private anyScope<T>(key: string, fallback: T): T {
-    return this.remembered(`get:${key}`, () => this.config().get<T>(key, fallback));
+    return this.config().get<T>(key, fallback);
   }
 
   /** User-defined profiles from settings, valid ones only; `problems` says what was skipped and why. */
@@ -124,7 +98,7 @@ export class Settings implements vscode.Disposable {
    * `restrictedConfigurations`), and a workspace value outside the workspace is confirmed first (jobs/outputsRoot.ts).
    */
   outputsDirectory(): OutputsDirectorySetting {
-    return pickOutputsDirectory(this.inspect<unknown>(SettingKeys.jobsOutputsDirectory), vscode.workspace.isTrusted);
+    return pickOutputsDirectory(this.config().inspect<unknown>(SettingKeys.jobsOutputsDirectory), vscode.workspace.isTrusted);
   }
   /** Download https outputs of public endpoints (never with the API key). */
   downloadOutputs(): boolean {
@@ -154,7 +128,7 @@ export class Settings implements vscode.Disposable {
    * workspace may set it only when trusted (it is in `restrictedConfigurations` too).
    */
   localWorkerPythonPath(): string | undefined {
-    const info = this.inspect<unknown>(SettingKeys.localWorkerPythonPath);
+    const info = this.config().inspect<unknown>(SettingKeys.localWorkerPythonPath);
     const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
     const fromWorkspace = vscode.workspace.isTrusted ? text(info?.workspaceFolderValue) ?? text(info?.workspaceValue) : undefined;
     return fromWorkspace ?? text(info?.globalValue);
