@@ -21,6 +21,8 @@ export interface Rooms {
    * stores): the real-editor test checks these are extension.js's own objects (one instance, not a copy).
    */
   probe: { errors: typeof SharedErrors; prices: typeof SharedPrices; durations: typeof SharedDurations };
+  /** Starting the bundled emulator as a process: Use Local Emulator, and Serve Worker Locally's (src/connection). */
+  emulator: typeof import('../connection/emulatorProcess');
   /** Serve Worker Locally's emulator (src/localWorker). */
   localWorker: typeof import('../localWorker/localWorkerRoom');
 }
@@ -29,5 +31,5 @@ export function load(host: Readonly<Record<string, object>>): Rooms {
   provideHostModules(host);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const probe = { errors: require('../core/http/errors'), prices: require('../core/cost/endpointPrices'), durations: require('../core/jobs/durationModel') };
-  return { probe, batch: { manager: require('../batch/batchManager'), resume: require('../batch/batchResume') }, outputs: require('../core/outputs/saveOutputs'), jobPanel: require('../jobPanel/jobPanel'), costChart: require('../costChart/costChartPanel'), localWorker: require('../localWorker/localWorkerRoom') };
+  return { probe, batch: { manager: require('../batch/batchManager'), resume: require('../batch/batchResume') }, outputs: require('../core/outputs/saveOutputs'), jobPanel: require('../jobPanel/jobPanel'), costChart: require('../costChart/costChartPanel'), localWorker: require('../localWorker/localWorkerRoom'), emulator: require('../connection/emulatorProcess') };
 }
