@@ -2,13 +2,14 @@
 // write them with SERVERLESS_GPU_BENCH_PROFILE=<folder> (test/editor/support/hostStalls.ts):
 //   - the longest tasks: runs of samples with no idle between them, each with what took most of it;
 //   - self time by function, garbage collection included ("(garbage collector)");
-//   - what allocated the memory that was sampled (the heap profile's self sizes, by function).
-// usage: node scripts/profile-top.mjs <folder or .cpuprofile> [--top N]
+//   - what allocated the memory that was sampled (the heap profile's self sizes, by function);
+//   - with --who NAME, the call stacks through which NAME allocated most (whose code asked for it).
+// usage: node scripts/profile-top.mjs <folder or .cpuprofile> [--top N] [--who FUNCTION]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '8' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '8' }, who: { type: 'string' } } });
 const top = Number(values.top);
 const target = positionals[0];
 if (!target) throw new Error('usage: node scripts/profile-top.mjs <folder or .cpuprofile> [--top N]');
@@ -63,4 +64,17 @@ for (const file of files.sort()) {
   const sum = [...alloc.values()].reduce((a, b) => a + b, 0);
   console.log(`allocated (sampled, still live at the end or not: ${(sum / 1e6).toFixed(1)} MB):`);
   for (const [n, bytes] of [...alloc].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${(bytes / 1e6).toFixed(2).padStart(7)} MB  ${n}`);
+  if (!values.who) continue;
+  const stacks = new Map();
+  const climb = (n, chain) => {
+    const here = [where(n.callFrame), ...chain];
+    if (n.callFrame.functionName === values.who) {
+      const key = here.slice(0, 10).join(' < ');
+      stacks.set(key, (stacks.get(key) ?? 0) + n.selfSize);
+    }
+    for (const c of n.children ?? []) climb(c, here);
+  };
+  climb(heap.head, []);
+  console.log(`allocated by ${values.who}, by stack (innermost first):`);
+  for (const [k, bytes] of [...stacks].sort((a, b) => b[1] - a[1]).slice(0, 3)) console.log(`  ${(bytes / 1e6).toFixed(1).padStart(7)} MB  ${k}`);
 }
