@@ -23,13 +23,14 @@ const ALLOWED = [
   /^CHANGELOG\.md$/,
   /^LICENSE$/,
   /^dist\/extension\.js$/,
+  /^dist\/rooms\.js$/,
   /^dist\/billingWorker\.js$/,
   /^dist\/emulator\.js$/,
   /^dist\/webview\/[^/]+\.(js|css)$/,
   /^media\/.+\.(svg|png|css|md)$/,
   /^schemas\/[^/]+\.json$/,
 ];
-const REQUIRED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/billingWorker.js', 'dist/emulator.js'];
+const REQUIRED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/rooms.js', 'dist/billingWorker.js', 'dist/emulator.js'];
 // What the staging folder gets from the tree (the build adds dist/); .vscodeignore still has the last word.
 const STAGED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'media', 'schemas'];
 
@@ -59,7 +60,7 @@ try {
   // left as they are, and the pictures are not worth their weight in the .vsix.
   process.stdout.write(run('node', [VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out], stage));
   console.log(`package: ${listed.length} files: ${listed.join(', ')}`);
-  console.log(`package: .vsix ${(statSync(out).size / 1024).toFixed(1)} KiB; dist/extension.js ${(statSync(join(stage, 'dist/extension.js')).size / 1024).toFixed(1)} KiB`);
+  console.log(`package: .vsix ${(statSync(out).size / 1024).toFixed(1)} KiB; dist/extension.js ${(statSync(join(stage, 'dist/extension.js')).size / 1024).toFixed(1)} KiB; dist/rooms.js ${(statSync(join(stage, 'dist/rooms.js')).size / 1024).toFixed(1)} KiB`);
   console.log(out);
 } catch (err) {
   console.error(`package: ${err instanceof Error ? err.message : String(err)}`);

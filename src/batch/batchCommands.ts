@@ -3,7 +3,9 @@
 // on an input file with a sweep block. Each turns into a BatchSource for the manager.
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { expandSweep, type BatchSource } from '../core/batch';
+import type { BatchSource } from '../core/batch';
+// Straight from sweep.ts, not the barrel: this file is in dist/extension.js, the rest of core/batch in rooms.js.
+import { expandSweep } from '../core/batch/sweep';
 import { parseInputFile } from '../core/input/inputFile';
 import type { BatchManager } from './batchManager';
 import type { BatchSession } from './batchSession';
@@ -45,22 +47,23 @@ async function askForSource(): Promise<{ source: BatchSource; anchor: vscode.Uri
   return sourceOf(uris[0], uris);
 }
 
-export function registerBatchCommands(manager: BatchManager): vscode.Disposable[] {
+/** `manager` loads the batch room (src/rooms) on first use; `sessions` are the window's batches without loading it. */
+export function registerBatchCommands(manager: () => BatchManager, sessions: () => readonly BatchSession[]): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(BatchCommands.runBatch, async (uri?: unknown, selection?: unknown): Promise<BatchSession | undefined> => {
       const u = uri instanceof vscode.Uri ? uri : undefined;
       const list = Array.isArray(selection) ? selection.filter((x): x is vscode.Uri => x instanceof vscode.Uri) : undefined;
       const picked = u || list?.length ? await sourceOf(u, list) : await askForSource();
-      return picked ? manager.start(picked.source, picked.anchor) : undefined;
+      return picked ? manager().start(picked.source, picked.anchor) : undefined;
     }),
     vscode.commands.registerCommand(BatchCommands.showBatch, async () => {
-      const sessions = manager.sessions;
-      if (sessions.length === 0) {
+      const open = sessions();
+      if (open.length === 0) {
         void vscode.window.showInformationMessage('No batch in this window. Run Batch… starts one.');
         return;
       }
-      const picked = sessions.length === 1 ? sessions[0] : (await vscode.window.showQuickPick(sessions.map((s) => ({ label: s.o.title, description: s.endpointId, s })), { title: 'Which batch?' }))?.s;
-      if (picked) manager.ui.show(picked);
+      const picked = open.length === 1 ? open[0] : (await vscode.window.showQuickPick(open.map((s) => ({ label: s.o.title, description: s.endpointId, s })), { title: 'Which batch?' }))?.s;
+      if (picked) manager().ui.show(picked);
     }),
   ];
 }

@@ -2,7 +2,7 @@
 // the extension goes away.
 import type { ChildProcess } from 'node:child_process';
 import type { Logger } from '../core/log';
-import { startEmulatorProcess } from './emulatorProcess';
+import { rooms } from '../rooms/rooms';
 
 export class EmulatorLauncher {
   private child: ChildProcess | undefined;
@@ -24,7 +24,8 @@ export class EmulatorLauncher {
   }
 
   private async spawn(): Promise<string> {
-    const started = startEmulatorProcess({
+    // Starting a process is in dist/rooms.js (src/rooms): most sessions never use a local emulator.
+    const started = rooms().emulator.startEmulatorProcess({
       extensionPath: this.extensionPath, args: ['--port', '0'], name: 'the local emulator', logTag: '[emulator]', logger: this.logger,
       onExit: () => {
         if (this.child !== started.child) return;

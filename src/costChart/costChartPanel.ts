@@ -10,8 +10,9 @@ import { renderWebviewHtml, webviewOptions } from '../webview/html';
 import { WebviewChannel } from '../webview/messages';
 import { buildChartData } from './chartData';
 import { ChartState, FromWebview, ToWebview } from './protocol';
+import { COST_CHART_VIEW_TYPE } from './viewType';
 
-export const COST_CHART_VIEW_TYPE = 'serverlessGpu.costChart';
+export { COST_CHART_VIEW_TYPE };
 
 type Drawn = Extract<FromWebview, { type: 'drawn' }>;
 type Hover = Extract<FromWebview, { type: 'hover' }>;

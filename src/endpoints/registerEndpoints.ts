@@ -6,7 +6,9 @@ import { Commands } from '../connection/commandIds';
 import { guardCommand } from '../errors/notify';
 import type { Connection } from '../connection/connection';
 import type { ProfileStatusBar } from '../connection/profileStatusBar';
-import { CostChartPanel, COST_CHART_VIEW_TYPE } from '../costChart/costChartPanel';
+import type { CostChartPanel } from '../costChart/costChartPanel';
+import { COST_CHART_VIEW_TYPE } from '../costChart/viewType';
+import { rooms } from '../rooms/rooms';
 import { AddedEndpoints } from './addedEndpoints';
 import { formatUsd } from '../core/billing/usd';
 import { AccountTotals } from './accountTotal';
@@ -19,7 +21,8 @@ import { showBillingWaits } from './billingWaitNotice';
 export interface EndpointsServices {
   tree: EndpointsTree;
   view: vscode.TreeView<unknown>;
-  chart: CostChartPanel;
+  /** The cost chart: its room (dist/rooms.js) is loaded on first use. */
+  readonly chart: CostChartPanel;
   /**
    * How Purge Queue asks (a modal). Replaced by the real-editor tests only: VS Code refuses modal dialogs to an
    * extension under test ("DialogService: refused to show dialog in tests"), so they answer here instead.
@@ -31,8 +34,9 @@ export function registerEndpoints(context: vscode.ExtensionContext, connection: 
   const added = new AddedEndpoints(context.globalState);
   const tree = new EndpointsTree(connection, added, context.globalState, logger);
   const view = tree.createView();
-  const chart = new CostChartPanel(context.extensionUri, tree, logger);
-  const services: EndpointsServices = { tree, view: view as vscode.TreeView<unknown>, chart, confirm: modalConfirm };
+  let panel: CostChartPanel | undefined;
+  const chart = (): CostChartPanel => (panel ??= new (rooms().costChart.CostChartPanel)(context.extensionUri, tree, logger));
+  const services: EndpointsServices = { tree, view: view as vscode.TreeView<unknown>, get chart() { return chart(); }, confirm: modalConfirm };
   const guard = <A extends unknown[], R>(fn: (...a: A) => R | Promise<R>) => guardCommand(fn, logger, () => connection.secrets());
   // The status bar's total: a refresh's, kept for the next window; without one (a new window, another profile, an
   // error), the last kept for this profile and window, marked with its age. Read from globalState only.
@@ -52,7 +56,7 @@ export function registerEndpoints(context: vscode.ExtensionContext, connection: 
   void vscode.commands.executeCommand('setContext', NO_KEY_CONTEXT, false);
   context.subscriptions.push(
     tree,
-    chart,
+    { dispose: () => panel?.dispose() },
     tree.onDidLoad(showTotal),
     connection.onDidChange(() => showTotal(tree.loaded)),
     showBillingWaits(view as vscode.TreeView<unknown>, connection),
@@ -63,11 +67,11 @@ export function registerEndpoints(context: vscode.ExtensionContext, connection: 
     vscode.commands.registerCommand(Commands.changeBillingWindow, guard((w?: unknown) => changeBillingWindow(tree, w === undefined ? undefined : parseStoredWindow(w)))),
     // An endpoint's chart comes from its item; the view title's button draws the account, stacked by endpoint
     // (VS Code may hand a view-title command the selected item, which must not narrow it).
-    vscode.commands.registerCommand(Commands.showCostChart, guard((arg?: unknown) => chart.show(endpointIdOf(arg)))),
-    vscode.commands.registerCommand(Commands.showAccountCostChart, guard(() => chart.show(undefined, true))),
+    vscode.commands.registerCommand(Commands.showCostChart, guard((arg?: unknown) => chart().show(endpointIdOf(arg)))),
+    vscode.commands.registerCommand(Commands.showAccountCostChart, guard(() => chart().show(undefined, true))),
     vscode.commands.registerCommand(Commands.purgeQueue, guard((arg?: unknown) => purgeQueue(tree, connection, arg, services.confirm))),
     vscode.window.registerWebviewPanelSerializer(COST_CHART_VIEW_TYPE, {
-      deserializeWebviewPanel: async (panel, state) => chart.restore(panel, state),
+      deserializeWebviewPanel: async (restored, state) => chart().restore(restored, state),
     }),
   );
   return services;

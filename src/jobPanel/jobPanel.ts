@@ -1,6 +1,7 @@
 // The job panel host: one webview panel per job, opened when a job starts or from the history, updated
 // from the history store as the job moves, and restored after a reload by the serializer from the job's
-// record and its saved job.json. It never talks to the service: "Run again", "Cancel", "Retry" and "Stop
+// record and its saved job.json. It is a room (dist/rooms.js, src/rooms): loaded when a job's panel is first
+// opened or restored. It never talks to the service: "Run again", "Cancel", "Retry" and "Stop
 // waiting" go to the runner's commands.
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
@@ -80,9 +81,6 @@ export class JobPanels implements vscode.Disposable {
           if (this.actions.retryWait(open.key)?.until !== open.last?.retryWait?.until) void this.update(open.key);
         }
       }),
-      vscode.window.registerWebviewPanelSerializer(JOB_PANEL_VIEW_TYPE, {
-        deserializeWebviewPanel: async (panel, state) => this.restore(panel, state),
-      }),
     );
   }
 
@@ -137,7 +135,7 @@ export class JobPanels implements vscode.Disposable {
     return [...this.panels.keys()];
   }
 
-  /** Reattaches a panel after a reload (the serializer calls this with the webview's saved state). */
+  /** Reattaches a panel after a reload (the serializer, registered at activation by registerJobs.ts, calls this with the webview's saved state). */
   async restore(panel: vscode.WebviewPanel, rawState: unknown): Promise<void> {
     const state = PanelState.safeParse(rawState);
     if (!state.success) {

@@ -24,7 +24,8 @@ import { refusedInputMessage } from './refusedInputMessage';
 export interface JobCommandDeps {
   runner: JobRunner;
   history: HistoryStore;
-  panels: JobPanels;
+  /** Opening a panel loads the job panel's room on first use (registerJobs.ts). */
+  panels: Pick<JobPanels, 'open'>;
   memory: EndpointMemory;
   diagnostics: InputDiagnostics;
   codeLens: InputCodeLensProvider;

@@ -5,7 +5,8 @@
 import * as vscode from 'vscode';
 import { parseOutputs, type OutputPart } from '../core/outputs/outputs';
 import { outputNotices } from '../core/outputs/resultNotes';
-import { saveJobOutputs, type SavedJobOutputs } from '../core/outputs/saveOutputs';
+import type { SavedJobOutputs } from '../core/outputs/saveOutputs';
+import { rooms } from '../rooms/rooms';
 import { describeJob } from '../core/jobs/jobLife';
 import type { Job } from '../core/schemas';
 import type { JobRecord, SavedOutput } from './jobRecord';
@@ -56,7 +57,8 @@ export class WorkspaceOutputsWriter implements JobOutputsWriter {
     if (streamedText && !parts.some((p) => p.kind === 'text')) parts.push({ kind: 'text', field: 'stream', text: streamedText });
     const root = this.rootFor(record.inputFile);
     const { statusText, durationText, attempt } = describeJob({ ...record, status: job.status });
-    const saved = await saveJobOutputs({
+    // Saving (downloads, decoding, files) is in dist/rooms.js: loaded when a session's first job ends.
+    const saved = await rooms().outputs.saveJobOutputs({
       dir: root.fsPath,
       endpointId: record.endpointId,
       job,

@@ -10,8 +10,10 @@ import type { ConnectionSettings, ServiceClient } from '../core/service';
 import type { Settings } from '../config/settings';
 import { HistoryStore } from '../history/historyStore';
 import { JobsTreeProvider } from '../history/jobsView';
-import { JobPanels } from '../jobPanel/jobPanel';
-import { JOBS_VIEW_ID, JobCommands } from './commandIds';
+import type { JobPanels } from '../jobPanel/jobPanel';
+import { rooms, roomsLoaded } from '../rooms/rooms';
+import type { Rooms } from '../rooms/roomsEntry';
+import { JOB_PANEL_VIEW_TYPE, JOBS_VIEW_ID, JobCommands } from './commandIds';
 import { EndpointMemory } from './endpointMemory';
 import type { EndpointSource } from './endpointPicker';
 import type { EndpointsServices } from '../endpoints/registerEndpoints';
@@ -38,7 +40,8 @@ const DURATIONS_SAVE_MS = 2000;
 export interface JobRunnerApi {
   runner: JobRunner;
   history: HistoryStore;
-  panels: JobPanels;
+  /** The job panels: their room (dist/rooms.js) is loaded on first use. */
+  readonly panels: JobPanels;
   actions: JobActions;
   diagnostics: InputDiagnostics;
   memory: EndpointMemory;
@@ -56,6 +59,8 @@ export interface JobRunnerApi {
    * with instanceof (a client built by the test bundle throws look-alikes, so a 404 would not read as one).
    */
   createClient(settings: ConnectionSettings): ServiceClient;
+  /** dist/rooms.js (src/rooms): whether it is loaded, what its modules see of the shared state, and this bundle's. */
+  rooms: { loaded(): boolean; probe(): Rooms['probe']; host: { sharedEndpointPrices: typeof sharedEndpointPrices } };
 }
 
 export interface JobRunnerDeps {
@@ -92,7 +97,9 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   const codeLens = new InputCodeLensProvider(memory);
 
   let actions: JobActions | undefined;
-  const panels = new JobPanels(
+  // The job panel host is a room (src/rooms): loaded when a panel is first opened or restored after a reload.
+  let jobPanels: JobPanels | undefined;
+  const panelsNow = (): JobPanels => (jobPanels ??= new (rooms().jobPanel.JobPanels)(
     context.extensionUri,
     history,
     {
@@ -108,7 +115,8 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
       onDidChangeWaits: runner.onDidChangeWaits,
     },
     logger,
-  );
+  ));
+  const panels: PanelDoor = { open: (key, options) => panelsNow().open(key, options), isVisible: (key) => jobPanels?.isVisible(key) ?? false };
   const commandDeps = { runner, history, panels, memory, diagnostics, codeLens, endpointSources: [endpointsOfSidebar(deps.sidebarEndpoints)] };
   actions = new JobActions(commandDeps);
 
@@ -123,7 +131,8 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     history,
     runner,
     diagnostics,
-    panels,
+    { dispose: () => jobPanels?.dispose() },
+    vscode.window.registerWebviewPanelSerializer(JOB_PANEL_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state) => panelsNow().restore(panel, state) }),
     tree,
     view,
     patternChanged,
@@ -150,7 +159,8 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     ...registerJobCommands(actions, commandDeps),
   ];
   const batches = registerBatches(
-    { extensionUri: context.extensionUri, logger, settings, clients: () => clientSource, memory, endpointSources: commandDeps.endpointSources, durations, history, outputs, panels, inputFilePattern: () => settings.inputFilePattern(), jobsView: tree },
+    { extensionUri: context.extensionUri, logger, settings, clients: () => clientSource, memory, endpointSources: commandDeps.endpointSources, durations, history, outputs, panels, inputFilePattern: () => settings.inputFilePattern(), jobsView: tree,
+      onSessionStart: (s) => disposables.push(s.onDidChangeRow((row) => row.phase === 'ended' && saveDurations())) },
     logger,
   );
   disposables.push(...batches.disposables);
@@ -164,7 +174,6 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     }, DURATIONS_SAVE_MS);
   };
   disposables.push(
-    batches.api.manager.onDidStart((s) => disposables.push(s.onDidChangeRow((row) => row.phase === 'ended' && saveDurations()))),
     new vscode.Disposable(() => saveSoon && clearTimeout(saveSoon)),
   );
 
@@ -180,7 +189,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   const api: JobRunnerApi = {
     runner,
     history,
-    panels,
+    get panels() { return panelsNow(); },
     actions,
     diagnostics,
     memory,
@@ -195,12 +204,16 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     // With the extension's own billing reader (a batch reads its billed amount after it ends); never an inline
     // parser: extension.js carries no billing parser at all (issue 11).
     createClient: (settings) => createServiceClient(settings, deps.billingReader ? { billingReader: deps.billingReader } : {}),
+    rooms: { loaded: roomsLoaded, probe: () => rooms().probe, host: { sharedEndpointPrices } },
   };
   return { disposables, api };
 }
 
 /** A job that ends while its panel is hidden (or closed) gets a notification with "Open". */
-function notifyIfHidden(record: JobRecord, panels: JobPanels): void {
+/** The job panels as the rest of this feature sees them, without loading their room to ask what is not open. */
+type PanelDoor = Pick<JobPanels, 'open' | 'isVisible'>;
+
+function notifyIfHidden(record: JobRecord, panels: PanelDoor): void {
   if (record.status === LocalStatus.stopped || panels.isVisible(record.key)) return;
   const life = describeJob(record);
   const status = record.status === LocalStatus.error ? 'could not be followed' : life.statusText.toLowerCase();

@@ -21,6 +21,9 @@ export function endpointIdFor(file: string): string {
   return base && base !== 'serverless' ? base : 'local-worker';
 }
 
+/** The connection profile a served worker is reached through. */
+export const LOCAL_WORKER_PROFILE_NAME = 'Local worker';
+
 export const LOCAL_WORKER_KEY = 'local-worker-key';
 
 /**

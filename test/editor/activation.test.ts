@@ -51,6 +51,10 @@ suite('activation', () => {
     }
     assert.equal(ext.isActive, true);
     assert.deepEqual(attempts, [], 'activate() must not touch the network');
+    // The rooms a session may never open (dist/rooms.js: batches, job panels, the cost chart, serving a worker)
+    // are not loaded by activation nor the work it defers (issues 28, 30).
+    const jobs = (ext.exports as { jobs?: { rooms: { loaded(): boolean } } } | undefined)?.jobs;
+    if (jobs) assert.equal(jobs.rooms.loaded(), false, 'activation loaded dist/rooms.js');
   });
 
   test('registers every contributed command, all under the "Serverless GPU" category', async () => {

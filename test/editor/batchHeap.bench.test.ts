@@ -4,16 +4,15 @@
 // not a check: it runs only when SERVERLESS_GPU_BENCH_OUT is set (`--grep @bench`), and writes its figures to
 // `<that path>.batch.json`.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { benchOutputOrSkip } from './support/benchOutput';
-import { startEmulator, type RunningEmulator } from './support/emulator';
+import { startEmulatorWith, type RunningEmulator } from './support/emulator';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
+import { watchHostStalls, writeBenchFigures } from './support/hostStalls';
 
 const KEY = 'k-batch-heap';
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -44,11 +43,8 @@ suite('batch host heap @bench', () => {
     outPath = benchOutputOrSkip(this, '.batch.json');
     const ext = await activateExtension();
     api = (ext.exports as { jobs: JobRunnerApi }).jobs;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'batch-heap-'));
-    const config = path.join(dir, 'emulator.json');
     // The account's request quota lifted: the figure is the extension's memory, not the pace of a quota.
-    fs.writeFileSync(config, JSON.stringify({ rateLimits: { minute: 1_000_000, hour: 10_000_000, day: 100_000_000 }, users: [{ id: 'u', keys: [{ key: KEY, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read'] }], endpoints: [{ id: 'echo', kind: 'echo', queueMs: 0, executionMs: 5, workersMin: 32, workersMax: 32 }] }] }));
-    emulator = await startEmulator(ext.extensionPath, { configFile: config });
+    emulator = await startEmulatorWith(ext.extensionPath, { rateLimits: { minute: 1_000_000, hour: 10_000_000, day: 100_000_000 }, users: [{ id: 'u', keys: [{ key: KEY, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read'] }], endpoints: [{ id: 'echo', kind: 'echo', queueMs: 0, executionMs: 5, workersMin: 32, workersMax: 32 }] }] });
     const client = api.createClient({ billingBaseUrl: emulator.url, jobsBaseUrl: emulator.url, apiKey: KEY });
     api.useClientSource({ getClient: async () => client, secrets: () => [KEY] });
   });
@@ -66,25 +62,26 @@ suite('batch host heap @bench', () => {
       const file = path.join(workspaceFolder().uri.fsPath, `heap-${n}.jsonl`);
       fs.writeFileSync(file, Array.from({ length: n }, (_, i) => JSON.stringify({ text: `line ${i}` })).join('\n'));
       const before = await settledHeap();
-      const loop = monitorEventLoopDelay({ resolution: 10 });
-      loop.enable();
+      const stalls = watchHostStalls(`batch${n}`);
       const started = performance.now();
       const session = await api.batches.manager.start({ kind: 'jsonl', path: file }, vscode.Uri.file(file), { endpointId: 'echo', confirmed: true, concurrency: 64, guards: {} });
       if (!session) throw new Error('the batch did not start');
       await eventually(() => (session.finished && !session.running) || undefined, `the ${n}-job batch to end`, 1_100_000);
       const tookMs = performance.now() - started;
-      loop.disable();
+      const seen = await stalls.stop();
       const after = await settledHeap();
       figures[`growth${n}`] = after - before;
-      figures[`eventLoopDelayMaxMs${n}`] = loop.max / 1e6;
-      // The max is one stall (on this shared 2-core machine mostly a garbage collection or the host not being
-      // scheduled, per CPU profiles); the 99th percentile says how the loop fared the rest of the time.
-      figures[`eventLoopDelayP99Ms${n}`] = loop.percentile(99) / 1e6;
+      // The max is one stall; the 99th percentile says how the loop fared the rest of the time, and the longest
+      // garbage collection whether that stall was one.
+      figures[`eventLoopDelayMaxMs${n}`] = seen.eventLoopDelayMaxMs;
+      figures[`eventLoopDelayP99Ms${n}`] = seen.eventLoopDelayP99Ms;
+      figures[`gcPauseMaxMs${n}`] = seen.gcPauseMaxMs;
+      figures[`gcTotalMs${n}`] = seen.gcTotalMs;
+      figures[`heapUsedAtGcMaxBytes${n}`] = seen.heapUsedAtGcMaxBytes;
       figures[`tookMs${n}`] = tookMs;
-      console.log(`batch of ${n}: ${(tookMs / 1000).toFixed(1)} s, heap ${(before / 1e6).toFixed(1)} -> ${(after / 1e6).toFixed(1)} MB, event-loop delay max ${(loop.max / 1e6).toFixed(0)} ms`);
+      console.log(`batch of ${n}: ${(tookMs / 1000).toFixed(1)} s, heap ${(before / 1e6).toFixed(1)} -> ${(after / 1e6).toFixed(1)} MB, event-loop delay max ${seen.eventLoopDelayMaxMs.toFixed(0)} ms, longest gc ${seen.gcPauseMaxMs.toFixed(1)} ms (${seen.gcPauseMaxKind})`);
     }
     figures.ratio = figures.growth10000! / Math.max(1, figures.growth1000!);
-    fs.writeFileSync(outPath, JSON.stringify(figures, null, 2));
-    console.log(`batch heap figures: ${JSON.stringify(figures)}`);
+    writeBenchFigures(outPath, figures);
   });
 });

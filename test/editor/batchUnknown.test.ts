@@ -3,14 +3,13 @@
 // rest is done the user is asked, and only "Send Them Again" sends it (counted on the wire by the recording proxy).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { digestOf, MANIFEST_FILE, MANIFEST_VERSION } from '../../src/core/batch';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { click, driverAvailable, textContent, waitForSelector } from './support/driver';
 import { activateExtension, eventually, workspaceFolder } from './support/extension';
-import { startEmulator, type RunningEmulator } from './support/emulator';
+import { startEmulatorWith, type RunningEmulator } from './support/emulator';
 import { startRecordingProxy } from './support/recordingProxy';
 
 const KEY = 'k-batch-unknown';
@@ -23,12 +22,9 @@ suite('batch: a /run whose answer was lost', () => {
   suiteSetup(async () => {
     const ext = await activateExtension();
     api = (ext.exports as { jobs: JobRunnerApi }).jobs;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'batch-unknown-'));
-    const config = path.join(dir, 'emulator.json');
-    fs.writeFileSync(config, JSON.stringify({
+    emulator = await startEmulatorWith(ext.extensionPath, {
       users: [{ id: 'u', keys: [{ key: KEY, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read'] }], endpoints: [{ id: 'fast', kind: 'image', queueMs: 20, executionMs: 150, workersMin: 2, workersMax: 2 }] }],
-    }));
-    emulator = await startEmulator(ext.extensionPath, { configFile: config });
+    });
     proxy = await startRecordingProxy(emulator.url);
     const client = api.createClient({ billingBaseUrl: proxy.url, jobsBaseUrl: proxy.url, apiKey: KEY });
     api.useClientSource({ getClient: async () => client, secrets: () => [KEY] });

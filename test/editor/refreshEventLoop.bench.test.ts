@@ -5,16 +5,13 @@
 // A measurement, not a test: it runs only when test/bench/editorHost.bench.ts asks (SERVERLESS_GPU_BENCH_OUT
 // set, `--grep @bench`), writes its figures to `<that path>.billing.json`, and is pending otherwise.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { Commands } from '../../src/connection/commandIds';
 import type { SidebarTestApi } from '../../src/extension';
 import { benchOutputOrSkip } from './support/benchOutput';
-import { startEmulator, type RunningEmulator } from './support/emulator';
+import { startEmulatorWith, type RunningEmulator } from './support/emulator';
 import { activateExtension, eventually, getExtension } from './support/extension';
+import { watchHostStalls, writeBenchFigures } from './support/hostStalls';
 import { KEYS, resetSidebar, useTestProfile } from './sidebarFixtures';
 
 const ENDPOINTS = 50;
@@ -42,13 +39,10 @@ suite('billing refresh on the extension host @bench', () => {
     // The service is the emulator in its own process, with a year of synthetic hourly usage for 50 endpoints:
     // neither building the 80 MB answer nor serving it (nor collecting its garbage) happens on this thread, so
     // the figure is the extension's alone.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'billing-refresh-bench-'));
-    const configFile = path.join(dir, 'emulator.json');
     const endpoints = Array.from({ length: ENDPOINTS }, (_, i) => ({ id: `bench-${String(i).padStart(2, '0')}`, kind: 'echo' }));
-    fs.writeFileSync(configFile, JSON.stringify({
+    emulator = await startEmulatorWith(getExtension().extensionPath, {
       users: [{ id: 'bench', keys: [{ key: KEYS.full, scopes: ['billing:read', 'endpoints:read'] }], endpoints, syntheticUsage: { days: 366, seed: 11 } }],
-    }));
-    emulator = await startEmulator(getExtension().extensionPath, { configFile });
+    });
     await useTestProfile(api, emulator.url, 'Billing refresh bench');
     const end = Math.floor(Date.now() / HOUR_MS) * HOUR_MS;
     const at = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -58,21 +52,18 @@ suite('billing refresh on the extension host @bench', () => {
     await eventually(() => api.endpoints!.tree.current.kind === 'loaded' || undefined, 'the first load', 120_000);
 
     // The measured refresh: from the command to the tree showing its top level, plus a second for the view to
-    // ask for its items (what it shows), all under the event-loop monitor.
-    const delays = monitorEventLoopDelay({ resolution: 10 });
-    delays.enable();
+    // ask for its items (what it shows), all under the event-loop monitor and the gc observer.
+    const stalls = watchHostStalls('billingRefresh');
     const started = Date.now();
     await vscode.commands.executeCommand(Commands.refreshEndpoints);
     await api.endpoints!.tree.whenIdle();
     const state = await eventually(() => { const s = api.endpoints!.tree.current; return s.kind === 'loaded' ? s : undefined; }, 'the refresh', 120_000);
     const refreshMs = Date.now() - started;
     await new Promise((r) => setTimeout(r, 1000));
-    delays.disable();
+    const seen = await stalls.stop();
     const records = state.result.table.bucketOffsets[state.result.table.endpoints.length]!;
     assert.equal(records, ENDPOINTS * HOURS, 'a year of hourly buckets for every endpoint');
-    const result = { eventLoopDelayMaxMs: delays.max / 1e6, eventLoopDelayP99Ms: delays.percentile(99) / 1e6, refreshMs, records };
-    assert.ok(result.eventLoopDelayMaxMs > 0, 'the monitor saw the loop');
-    fs.writeFileSync(outPath, `${JSON.stringify(result, null, 2)}\n`);
-    fs.rmSync(dir, { recursive: true, force: true });
+    assert.ok(seen.eventLoopDelayMaxMs > 0, 'the monitor saw the loop');
+    writeBenchFigures(outPath, { ...seen, refreshMs, records });
   });
 });

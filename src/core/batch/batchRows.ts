@@ -35,7 +35,14 @@ export class BatchRows {
   /** Sets fields of a row (undefined removes one), appends its line (`now`: ManifestWriter.write), then tells the listeners. */
   async update(index: number, change: Partial<Omit<JobRow, 'type' | 'index' | 'at'>>, options: { now?: boolean } = {}): Promise<JobRow> {
     const next: JobRow = { ...this.get(index), ...change, at: this.clock.now() };
-    for (const key of Object.keys(next) as (keyof JobRow)[]) if (next[key] === undefined) delete next[key];
+    // A field is removed by building the row again without it, not by `delete`: a deleted property turns the
+    // object into a slow dictionary (3-4x the bytes, for every row of a 10,000-job batch the host holds).
+    const removed = (Object.keys(change) as (keyof typeof change)[]).some((key) => change[key] === undefined);
+    if (removed) return this.commit(Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined)) as JobRow, options);
+    return this.commit(next, options);
+  }
+
+  private async commit(next: JobRow, options: { now?: boolean }): Promise<JobRow> {
     this.set(next);
     await this.manifest.write(next, options);
     this.onRow(next);

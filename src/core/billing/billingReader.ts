@@ -117,15 +117,18 @@ export function createWorkerBillingReader(workerFile: string, options: WorkerBil
       result.catch(() => undefined); // read by finish(); an aborted body's failure is nobody's to see
       const post = (request: BillingWorkerRequest, transfer: ArrayBuffer[] = []): void => w.postMessage(request, transfer);
       post({ type: 'open', id, meta });
-      // Chunks are gathered into batches of their own (a chunk may be a view of a pooled buffer, so it cannot be
-      // transferred itself), each sent by transfer: a few dozen messages for 80 MB instead of over a thousand.
+      // Chunks are gathered into one batch buffer per body (a chunk may be a view of a pooled buffer, so it cannot
+      // be transferred itself): a few dozen messages for 80 MB instead of over a thousand. The batch is posted by
+      // copy and reused, not transferred and allocated again: a fresh 1 MiB ArrayBuffer per batch doubled what
+      // the host allocated outside its heap for a year of billing (80 MB of socket buffers, 80 MB of batches),
+      // and that much external memory makes V8 stop the thread for full collections (issue 30: the longest
+      // stall of the billing refresh was one, 140 ms). The copy is the serializer's own buffer, freed as the
+      // worker reads it.
       let batch: Uint8Array | undefined;
       let filled = 0;
       const flush = (): void => {
         if (!batch || filled === 0) return;
-        const full = filled === batch.length ? batch : batch.slice(0, filled);
-        post({ type: 'chunk', id, chunk: full }, [full.buffer as ArrayBuffer]);
-        batch = undefined;
+        post({ type: 'chunk', id, chunk: filled === batch.length ? batch : batch.subarray(0, filled) });
         filled = 0;
       };
       return {
@@ -141,6 +144,7 @@ export function createWorkerBillingReader(workerFile: string, options: WorkerBil
         },
         finish() {
           flush();
+          batch = undefined;
           post({ type: 'end', id });
           return result;
         },

@@ -3,7 +3,6 @@
 // client pointed at it, and a few verbs (start a batch, wait for its end, count its /run).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { BatchSource } from '../../../src/core/batch';
@@ -14,7 +13,7 @@ import type { BatchRowView } from '../../../src/batch/batchProtocol';
 import type { StartOptions } from '../../../src/batch/batchManager';
 import { modalConfirm } from '../../../src/batch/batchQuestions';
 import { activateExtension, eventually, workspaceFolder } from './extension';
-import { startEmulator, type RunningEmulator } from './emulator';
+import { startEmulatorWith, type RunningEmulator } from './emulator';
 import { startRecordingProxy } from './recordingProxy';
 
 export interface BatchRig {
@@ -54,10 +53,7 @@ export function useBatchRig(key: string, endpoints: object[]): BatchRig {
   suiteSetup(async () => {
     const ext = await activateExtension();
     api = (ext.exports as { jobs: JobRunnerApi }).jobs;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'batch-editor-'));
-    const configFile = path.join(dir, 'emulator.json');
-    fs.writeFileSync(configFile, JSON.stringify({ users: [{ id: 'u', keys: [{ key, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read'] }], endpoints }] }));
-    emulator = await startEmulator(ext.extensionPath, { configFile });
+    emulator = await startEmulatorWith(ext.extensionPath, { users: [{ id: 'u', keys: [{ key, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read'] }], endpoints }] });
     proxy = await startRecordingProxy(emulator.url);
     const c = api.createClient({ billingBaseUrl: proxy.url, jobsBaseUrl: proxy.url, apiKey: key });
     client = c;

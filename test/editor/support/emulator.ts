@@ -1,6 +1,8 @@
 // The built emulator (dist/emulator.js, demo data) as a child process of the extension host, on a free port,
 // for editor suites that need a service to talk to (the job suites and the memory benches).
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ServiceClient } from '../../../src/core/service';
@@ -50,6 +52,21 @@ export async function startEmulator(extensionPath: string, options: { configFile
       child.kill('SIGTERM');
     }),
   };
+}
+
+/**
+ * An emulator of `config` (an emulator config object: users, keys, endpoints, rate limits) instead of the demo
+ * data: the config is written to a folder of its own, removed when the emulator is closed.
+ */
+export async function startEmulatorWith(extensionPath: string, config: object): Promise<RunningEmulator> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'editor-emulator-'));
+  const configFile = path.join(dir, 'emulator.json');
+  fs.writeFileSync(configFile, JSON.stringify(config));
+  const emulator = await startEmulator(extensionPath, { configFile }).catch((e: unknown) => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw e;
+  });
+  return { url: emulator.url, close: async () => { await emulator.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
 }
 
 /** What a suite that runs jobs on the demo emulator keeps: the job runner's API and the emulator it talks to. */

@@ -2,7 +2,7 @@
 // the extension's own command while the host's memory is sampled, from a quiet baseline until the panel has drawn
 // every image; then the samples' summary written where test/bench/editorHost.bench.ts reads it.
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
+import { writeBenchFigures } from './hostStalls';
 import * as vscode from 'vscode';
 import { JobCommands } from '../../../src/jobs/commandIds';
 import type { JobRecord } from '../../../src/jobs/jobRecord';
@@ -56,5 +56,5 @@ export function writeMemoryResult(outPath: string, sampler: MemorySampler, saved
     savedBytes,
     samples: { baseline: sampler.baseline.length, during: sampler.during.length, everyMs: SAMPLE_EVERY_MS },
   };
-  fs.writeFileSync(outPath, `${JSON.stringify(result, null, 2)}\n`);
+  writeBenchFigures(outPath, result);
 }

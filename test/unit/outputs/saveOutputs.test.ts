@@ -1,5 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -92,6 +93,15 @@ describe('saveJobOutputs', () => {
     assert.match(record.rejected[0].reason, /javascript:/);
     assert.deepEqual(record.job, JSON.parse(JSON.stringify(job)));
     assert.deepEqual((await readdir(saved.folder)).sort(), ['image-1-seed-42.png', 'image-2-seed-43.png', 'job.json']);
+  });
+
+  test('an embedded file larger than one decoding slice is written whole, byte for byte (decoded a slice at a time)', async () => {
+    // A PNG with 2 MB after it: three slices of 768 KiB, the last one short and padded.
+    const bytes = Buffer.concat([aPng(3, 3), randomBytes(2_000_003)]);
+    const job = aCompletedJob('job-big-png', [{ image_url: `data:image/png;base64,${bytes.toString('base64')}` }]);
+    const saved = await saveJobOutputs(options(job));
+    assert.deepEqual(saved.files.map((f) => [f.name, f.bytes]), [['image-1.png', bytes.length]]);
+    assert.ok((await readFile(join(saved.folder, 'image-1.png'))).equals(bytes));
   });
 
   test('job.json never holds the API key, even when the worker echoes it into its output', async () => {

@@ -1,0 +1,106 @@
+// What held the extension host during a measured stretch of an @bench suite (issue 30): the event loop's worst
+// delay and its 99th percentile (perf_hooks.monitorEventLoopDelay, 10 ms resolution) beside the longest garbage
+// collection (a PerformanceObserver of `gc` entries, inside the host), so a regression of the one names its cause
+// in the other. With SERVERLESS_GPU_BENCH_PROFILE=<folder>, the same stretch is also profiled through the
+// inspector: its CPU profile (<name>.cpuprofile, open it in Chrome DevTools or VS Code) and a sampling heap
+// profile of what it allocated (<name>.heapprofile), for scripts/profile-top.mjs.
+import * as fs from 'node:fs';
+import * as inspector from 'node:inspector';
+import * as path from 'node:path';
+import { constants, monitorEventLoopDelay, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
+
+const PROFILE_ENV = 'SERVERLESS_GPU_BENCH_PROFILE';
+
+export interface HostStalls {
+  eventLoopDelayMaxMs: number;
+  eventLoopDelayP99Ms: number;
+  /** The longest garbage collection, and what kind it was (major: mark-compact; minor: scavenge). */
+  gcPauseMaxMs: number;
+  gcPauseMaxKind: string;
+  gcCount: number;
+  gcTotalMs: number;
+  /** The heap at the end of the longest collection's stretch (process.memoryUsage when it was reported). */
+  heapUsedAtGcMaxBytes: number;
+}
+
+const GC_KINDS: Record<number, string> = {
+  [constants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [constants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
+};
+
+/** Starts watching; `stop()` ends it and says what was seen (and writes the profiles when asked for). */
+export function watchHostStalls(name: string): { stop(): Promise<HostStalls> } {
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  let gcMax = 0;
+  let gcKind = '';
+  let gcCount = 0;
+  let gcTotal = 0;
+  let heapAtMax = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as Array<PerformanceEntry & { detail?: { kind?: number } }>) {
+      gcCount++;
+      gcTotal += entry.duration;
+      if (entry.duration > gcMax) {
+        gcMax = entry.duration;
+        gcKind = GC_KINDS[entry.detail?.kind ?? -1] ?? String(entry.detail?.kind);
+        heapAtMax = process.memoryUsage().heapUsed;
+      }
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  const profiler = startProfiles(name);
+  return {
+    async stop() {
+      loop.disable();
+      observer.disconnect();
+      await profiler?.stop();
+      return {
+        eventLoopDelayMaxMs: loop.max / 1e6,
+        eventLoopDelayP99Ms: loop.percentile(99) / 1e6,
+        gcPauseMaxMs: gcMax,
+        gcPauseMaxKind: gcKind,
+        gcCount,
+        gcTotalMs: gcTotal,
+        heapUsedAtGcMaxBytes: heapAtMax,
+      };
+    },
+  };
+}
+
+/** Writes an @bench suite's figures where test/bench/editorHost.bench.ts reads them. */
+export function writeBenchFigures(outPath: string, figures: object): void {
+  fs.writeFileSync(outPath, `${JSON.stringify(figures, null, 2)}\n`);
+  console.log(`bench figures (${path.basename(outPath)}): ${JSON.stringify(figures)}`);
+}
+
+function startProfiles(name: string): { stop(): Promise<void> } | undefined {
+  const dir = process.env[PROFILE_ENV];
+  if (!dir) return undefined;
+  fs.mkdirSync(dir, { recursive: true });
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object): Promise<unknown> =>
+    new Promise((resolve, reject) => session.post(method, params ?? {}, (err, result) => (err ? reject(err) : resolve(result))));
+  const started = (async () => {
+    await post('Profiler.enable');
+    // 1 ms between samples: a 50 ms task is ~50 samples, enough to name what ran.
+    await post('Profiler.setSamplingInterval', { interval: 1000 });
+    await post('Profiler.start');
+    await post('HeapProfiler.enable');
+    // Collected objects too: what the collections had to collect is the question, not only what survived.
+    await post('HeapProfiler.startSampling', { samplingInterval: 32 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  })();
+  return {
+    async stop() {
+      await started;
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      const { profile: heap } = (await post('HeapProfiler.stopSampling')) as { profile: unknown };
+      fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+      fs.writeFileSync(path.join(dir, `${name}.heapprofile`), JSON.stringify(heap));
+      session.disconnect();
+    },
+  };
+}
