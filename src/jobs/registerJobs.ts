@@ -26,6 +26,8 @@ import type { ClientSource, JobPriceSource } from './runnerTypes';
 import { sharedEndpointPrices } from '../core/cost';
 import { createRunningJobsStatusBar } from './runningJobsStatusBar';
 import { registerBatches, type BatchApi } from '../batch/registerBatch';
+import { registerGrid } from '../batchGrid/registerGrid';
+import { registerCompare } from '../compare/registerCompare';
 
 /** What the real-editor tests reach through the extension's exports (ExtensionMode.Test only). */
 /** globalState key of what the poller learned (keys are jobs base URL + endpoint id: nothing secret). */
@@ -152,6 +154,11 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     logger,
   );
   disposables.push(...batches.disposables);
+  // The grid of a batch and Compare with… (issue 31): commands only; their rooms load on first use.
+  disposables.push(
+    ...registerGrid({ extensionUri: context.extensionUri, logger, manager: batches.api.manager, outputRoots: () => outputs.roots() }),
+    ...registerCompare({ extensionUri: context.extensionUri, logger, history, panels }),
+  );
 
   // After activation: follow again the jobs the last window left running (SPEC 8.6 retention).
   const resume = setTimeout(() => {
