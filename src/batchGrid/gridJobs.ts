@@ -39,13 +39,16 @@ async function exists(file: string): Promise<boolean> {
   );
 }
 
-/** The view of one row; `toUri` makes a webview URI of a file inside `dir`. */
-export async function jobView(row: JobRow, input: Record<string, unknown> | undefined, keys: readonly GridKey[], dir: string, toUri: (file: string) => string): Promise<GridJobView> {
+/**
+ * The view of one row; `toUri` makes a webview URI of a file inside `dir`. `checkFile`: look whether its saved file
+ * is still on disk (the first view of a big grid skips it, so the page gets the grid sooner; the check follows).
+ */
+export async function jobView(row: JobRow, input: Record<string, unknown> | undefined, keys: readonly GridKey[], dir: string, toUri: (file: string) => string, checkFile = true): Promise<GridJobView> {
   const values = valuesOf({ index: row.index, sweep: row.ref.sweep, input });
   const status = cellStatus(row);
   const media = cellMedia(row.outputs, dir, path.sep);
   const first = media?.file ?? row.outputs?.[0];
-  const missing = first !== undefined && !(await exists(first));
+  const missing = checkFile && first !== undefined && !(await exists(first));
   const text = (row.error ?? row.firstLine ?? '').split('\n')[0]!.slice(0, 400);
   return {
     index: row.index,

@@ -38,6 +38,8 @@ export class GridPanel implements vscode.Disposable {
   lastExport: { file: string; width?: number; height?: number } | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private reading: Promise<void> = Promise.resolve();
+  /** The first reading, begun with the panel. */
+  private first: ReturnType<GridPanel['prepare']> | undefined;
   private readonly closed = new vscode.EventEmitter<void>();
   readonly onDidClose = this.closed.event;
   readonly dir: string;
@@ -56,6 +58,8 @@ export class GridPanel implements vscode.Disposable {
       body: PAGE,
     });
     this.panel.onDidDispose(() => this.dispose());
+    this.first = this.prepare();
+    this.first.catch((e: unknown) => logger.warn(`grid: reading ${manifestPath} failed: ${String(e)}`));
   }
 
   reveal(): void {
@@ -70,17 +74,29 @@ export class GridPanel implements vscode.Disposable {
     this.closed.dispose();
   }
 
-  /** Reads the whole manifest and the batch's inputs once, then sends the grid and follows the file. */
-  private async start(): Promise<void> {
+  /**
+   * Reads the whole manifest and the batch's inputs and makes the job views: begun as the panel opens, so the
+   * reading overlaps the page's loading, and awaited at its `ready`.
+   */
+  private async prepare(): Promise<{ title: string; jobs: GridJobView[] }> {
+    const started = performance.now();
     await this.follower.read();
     this.inputs = await inputsOf(this.follower.header, this.follower.rows);
     this.keys = keysOf(this.follower.rows, this.inputs);
     const rows = [...this.follower.rows.values()].sort((a, b) => a.index - b.index);
-    const jobs = await Promise.all(rows.map((r) => this.view(r)));
+    const jobs = await Promise.all(rows.map((r) => this.view(r, false)));
     this.sent.clear();
     for (const j of jobs) this.sent.set(j.index, j);
     const title = this.follower.header ? `${this.follower.header.batchId} on ${this.follower.header.endpointId}` : path.basename(this.dir);
+    this.logger.info(`grid: ${jobs.length} jobs of ${this.manifestPath} read in ${(performance.now() - started).toFixed(0)} ms`);
+    return { title, jobs };
+  }
+
+  /** Sends the whole grid (the page is ready), then follows the file. */
+  private async start(prepared = this.prepare()): Promise<void> {
+    const { title, jobs } = await prepared;
     await this.channel.postNow({ type: 'grid', title, keys: this.keys.map((k) => ({ key: k.key, fromSweep: k.fromSweep, values: k.values })), jobs });
+    await this.checkFiles();
     this.timer ??= setInterval(() => {
       this.reading = this.reading.then(() => this.update()).catch((e: unknown) => this.logger.warn(`grid: reading ${this.manifestPath} failed: ${String(e)}`));
     }, POLL_MS);
@@ -97,15 +113,32 @@ export class GridPanel implements vscode.Disposable {
     await this.channel.postNow({ type: 'jobs', jobs });
   }
 
-  private view(row: JobRow): Promise<GridJobView> {
-    return jobView(row, this.inputs.get(row.index), this.keys, this.dir, (file) => this.panel.webview.asWebviewUri(vscode.Uri.file(file)).toString());
+  private view(row: JobRow, checkFile = true): Promise<GridJobView> {
+    return jobView(row, this.inputs.get(row.index), this.keys, this.dir, (file) => this.panel.webview.asWebviewUri(vscode.Uri.file(file)).toString(), checkFile);
+  }
+
+  /** After the first view: the jobs whose saved file is gone (deleted by the user) say "output file missing". */
+  private async checkFiles(): Promise<void> {
+    const rows = [...this.follower.rows.values()].filter((r) => r.outputs?.length);
+    const gone: GridJobView[] = [];
+    for (let i = 0; i < rows.length; i += 200) {
+      for (const v of await Promise.all(rows.slice(i, i + 200).map((r) => this.view(r)))) {
+        if (v.missing) gone.push(v);
+      }
+    }
+    for (const v of gone) this.sent.set(v.index, v);
+    if (gone.length) await this.channel.postNow({ type: 'jobs', jobs: gone });
   }
 
   private async onMessage(m: WebviewMessage): Promise<void> {
     switch (m.type) {
-      case 'ready':
-        this.reading = this.reading.then(() => this.start());
+      case 'ready': {
+        // The first ready uses the reading begun with the panel; a reloaded page reads again.
+        const first = this.first;
+        this.first = undefined;
+        this.reading = this.reading.then(() => this.start(first));
         return this.reading;
+      }
       case 'open': {
         const row = this.follower.rows.get(m.index);
         if (row) this.actions.openJob(this.manifestPath, row);
@@ -172,4 +205,5 @@ const PAGE = `<header>
   <div id="notice" hidden></div>
 </header>
 <div id="corner"></div><div id="colhead"><div id="colinner"></div></div><div id="rowhead"><div id="rowinner"></div></div>
-<div id="viewport" tabindex="0"><div id="spacer"></div><div id="cells"></div></div>`;
+<div id="viewport" tabindex="0"><div id="spacer"></div><div id="cells"></div></div>
+<span id="perf" hidden></span>`;
