@@ -90,6 +90,7 @@ suite('batch grid', () => {
       assert.ok(src.endsWith(row.outputs![0]!.split(path.sep).join('/')), `cell (${xi}, ${yi}) shows job ${row.index}'s saved file: ${src}`);
       await eventually(async () => ((await property(`${cellAt(xi, yi)} img`, 'naturalWidth', inWebview)) as number) > 0 || undefined, `cell (${xi}, ${yi})'s image to load`);
     }
+    await vscode.commands.executeCommand('notifications.clearAll');
     await screenshot('batch-grid', { docs: true });
 
     await click('#exportPng', inWebview);
@@ -172,6 +173,8 @@ suite('batch grid', () => {
     for (const side of ['a', 'b']) await eventually(async () => ((await property(`#out-${side} img`, 'naturalWidth', inWebview)) as number) === 64 || undefined, `image ${side} to load`);
     // Two images of one size: the slider and opacity views are offered.
     await waitForSelector('#overlay', { ...inWebview, state: 'visible' });
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await screenshot('compare', { docs: true });
   });
 
   test('a 900-job grid opens in under a second and keeps fewer than 150 img elements, scrolled to its end too', async function () {
