@@ -37,13 +37,14 @@ let drawQueued = false;
  * ms), and the longest frame its PerformanceObserver reported (the browser reports only frames over 50 ms: 0 means
  * none was).
  */
-const perf: { frameWait: number; script: number; message?: number; firstDraw?: number; firstDrawAt?: number; longestFrame: number; observed: string } = {
+const perf: { frameWait: number; script: number; message?: number; firstDraw?: number; firstDrawAt?: number; longestFrame: number; observed: string; scrollGapMax: number } = {
   // How long the browser took to have the frame's process and service worker ready before fetching the page (up to
   // ~1 s on a loaded machine once the editor's spare renderer is used up): the editor's cost for any webview.
   frameWait: Math.round((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.fetchStart ?? 0),
   script: Math.round(performance.now()),
   longestFrame: 0,
   observed: 'none',
+  scrollGapMax: 0,
 };
 const showPerf = (): void => void (el('perf').textContent = JSON.stringify(perf));
 let state: GridPageState = (() => {
@@ -328,12 +329,48 @@ el('exportPng').addEventListener('click', () => {
   );
 });
 
-viewport.addEventListener('scroll', () => queueDraw());
-// Home / End reach the grid's first and last cells from anywhere on the page (as the Batch panel's rows do).
+viewport.addEventListener('scroll', () => {
+  queueDraw();
+  watchFrames();
+});
+
+/**
+ * While the grid scrolls (and half a second after), the longest gap between two animation frames: a finer figure
+ * than the observer's, which reports only frames over 50 ms.
+ */
+let watchUntil = 0;
+function watchFrames(): void {
+  const watching = performance.now() < watchUntil;
+  watchUntil = performance.now() + 500;
+  if (watching) return;
+  let last = performance.now();
+  const tick = (now: number): void => {
+    perf.scrollGapMax = Math.max(perf.scrollGapMax, Math.round(now - last));
+    last = now;
+    if (now < watchUntil) requestAnimationFrame(tick);
+    else showPerf();
+  };
+  requestAnimationFrame(tick);
+}
+// The keys that move through the grid work from anywhere on the page, not only once the grid has the focus: Home /
+// End reach its first and last cells (as the Batch panel's rows do), Page Up / Down and the arrows scroll it.
+const SCROLL_KEYS: Record<string, (v: HTMLElement) => [number, number] | 'home' | 'end'> = {
+  Home: () => 'home',
+  End: () => 'end',
+  PageDown: (v) => [0, v.clientHeight],
+  PageUp: (v) => [0, -v.clientHeight],
+  ArrowDown: () => [0, cellPx() + CAPTION],
+  ArrowUp: () => [0, -(cellPx() + CAPTION)],
+  ArrowRight: () => [cellPx(), 0],
+  ArrowLeft: () => [-cellPx(), 0],
+};
 document.addEventListener('keydown', (event) => {
-  if (event.target instanceof HTMLSelectElement || (event.key !== 'Home' && event.key !== 'End')) return;
-  const end = event.key === 'End';
-  viewport.scrollTo({ top: end ? viewport.scrollHeight : 0, left: end ? viewport.scrollWidth : 0 });
+  const move = SCROLL_KEYS[event.key];
+  const target = event.target as HTMLElement;
+  if (!move || target === viewport || target instanceof HTMLSelectElement || target instanceof HTMLButtonElement || target instanceof HTMLMediaElement) return;
+  const by = move(viewport);
+  if (by === 'home' || by === 'end') viewport.scrollTo({ top: by === 'end' ? viewport.scrollHeight : 0, left: by === 'end' ? viewport.scrollWidth : 0 });
+  else viewport.scrollBy(by[0], by[1]);
   event.preventDefault();
 });
 window.addEventListener('resize', () => queueDraw());

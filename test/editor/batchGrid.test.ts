@@ -8,13 +8,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { MANIFEST_FILE, MANIFEST_VERSION } from '../../src/core/batch';
 import type { BatchSession } from '../../src/batch/batchSession';
 import { pngSize, readPngText } from '../../src/core/grid/pngText';
 import type { GridPanel } from '../../src/batchGrid/gridPanel';
 import type { ComparePanel } from '../../src/compare/comparePanel';
 import { click, count, driverAvailable, press, property, screenshot, textContent, waitForSelector } from './support/driver';
-import { eventually, getExtension, workspaceFolder } from './support/extension';
+import { eventually, workspaceFolder } from './support/extension';
+import { write900Grid, type GridPagePerf } from './support/gridFixture';
 import { jobWaits } from './support/jobWaits';
 import { useBatchRig, writeWorkspaceFile as write } from './support/batchRig';
 
@@ -182,25 +182,16 @@ suite('batch grid', () => {
     // A timing on a machine shared with other runs: one slow opening is tried again, twice at most.
     this.retries(2);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const dir = fs.mkdtempSync(path.join(workspaceFolder().uri.fsPath, '.grid900-'));
-    const sample = path.join(getExtension().extensionPath, 'test', 'fixtures', 'media', 'sample.jpg');
-    const lines: string[] = [JSON.stringify({ type: 'batch', version: MANIFEST_VERSION, batchId: 'grid900', endpointId: 'gimg', service: 'http://127.0.0.1:1', createdAt: new Date().toISOString(), jobs: 900 })];
-    for (let i = 0; i < 900; i++) {
-      const out = path.join(dir, `job-${i}`, 'image-0.jpg');
-      fs.mkdirSync(path.dirname(out));
-      fs.copyFileSync(sample, out);
-      lines.push(JSON.stringify({ type: 'job', index: i, ref: { file: 'big.input.json', sweep: { seed: Math.floor(i / 30), steps: i % 30 } }, digest: 'd', phase: 'ended', jobId: `j${i}`, status: 'COMPLETED', outputs: [out], at: Date.now() }));
-    }
-    fs.writeFileSync(path.join(dir, MANIFEST_FILE), lines.join('\n') + '\n');
+    const manifest = write900Grid();
     if (!driverAvailable()) this.skip();
     const t0 = Date.now();
-    const panel = await showGrid(path.join(dir, MANIFEST_FILE));
+    const panel = await showGrid(manifest);
     await waitForSelector('#cells .cell img', inWebview);
     // From the command to the page's first drawn cells, by the clock both share (the driver's polling not counted).
     // Not counted: the time the browser took to have the webview frame's process and service worker ready before it
     // fetched the page (the page's navigation timing says it), which any webview pays and no extension can shorten:
     // ~100 ms for the editor's first webview, up to ~1 s for later ones on this shared machine.
-    const perf = JSON.parse(await textContent('#perf', inWebview)) as { firstDrawAt: number; frameWait: number };
+    const perf = JSON.parse(await textContent('#perf', inWebview)) as GridPagePerf;
     const openMs = perf.firstDrawAt - t0 - perf.frameWait;
     console.log(`grid of 900: first cells drawn ${perf.firstDrawAt - t0} ms after the command, ${perf.frameWait} ms of it the browser starting the frame (seen by the driver after ${Date.now() - t0} ms); the page's own measure: ${JSON.stringify(perf)}`);
     assert.equal(panel.sent.size, 900);
