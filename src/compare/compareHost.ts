@@ -11,7 +11,7 @@ export interface CompareDeps {
   extensionUri: vscode.Uri;
   logger: Logger;
   history: HistoryStore;
-  panels: { open(key: string): void };
+  panels: { open(key: string): void; activeKey(): string | undefined };
 }
 
 export function openCompare(d: Pick<CompareDeps, 'extensionUri' | 'logger'>, a: CompareSide, b: CompareSide): ComparePanel {
@@ -34,9 +34,13 @@ async function pickJob(d: CompareDeps, title: string, except?: string): Promise<
   return picked && d.history.get(picked.key);
 }
 
-/** Compare with…: `first` from the Jobs view (or picked), `second` given (tests, the grid) or picked. */
+/**
+ * Compare with…: `first` from the Jobs view, else the job of the active job panel (its title bar), else picked;
+ * `second` given (tests) or picked.
+ */
 export async function compareJobs(d: CompareDeps, first?: string, second?: string): Promise<ComparePanel | undefined> {
-  const a = first ? d.history.get(first) : await pickJob(d, 'Compare: the first job');
+  const from = first ?? d.panels.activeKey();
+  const a = from ? d.history.get(from) : await pickJob(d, 'Compare: the first job');
   if (!a) return undefined;
   const b = second ? d.history.get(second) : await pickJob(d, `Compare ${a.endpointId} ${a.jobId ?? ''} with…`, a.key);
   if (!b) return undefined;

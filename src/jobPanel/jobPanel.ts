@@ -114,6 +114,12 @@ export class JobPanels implements vscode.Disposable {
     this.attach(panel, key);
   }
 
+  /** The job whose panel is the active editor (Compare with… from the panel's title bar starts from it). */
+  activeKey(): string | undefined {
+    for (const [key, open] of this.panels) if (open.panel.active) return key;
+    return undefined;
+  }
+
   isVisible(key: string): boolean {
     return this.panels.get(key)?.panel.visible ?? false;
   }

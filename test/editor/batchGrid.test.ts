@@ -165,6 +165,11 @@ suite('batch grid', () => {
     assert.equal(panel.message.a.media.length, 1);
     assert.equal(panel.message.b.media.length, 1);
     assert.match(panel.message.a.status, /^Completed · /);
+    // From a job panel's title bar: the panel's job is the first.
+    rig.api.panels.open(a.key);
+    await eventually(() => rig.api.panels.activeKey() === a.key || undefined, 'the first job\'s panel to be active');
+    const fromPanel = await vscode.commands.executeCommand<ComparePanel>('serverlessGpu.compareWith', undefined, b.key);
+    assert.deepEqual(fromPanel?.message.changes, [{ key: 'seed', old: '5', new: '6' }]);
     if (!driverAvailable()) return;
     await waitForSelector('#changes tbody td.key', inWebview);
     assert.equal(await textContent('#changes tbody td.key', inWebview), 'seed');
