@@ -117,9 +117,10 @@ suite('batch grid', () => {
     await eventually(() => rig.api.panels.lastSent(`batch:${session.batchId}:${victim.index}`), 'the job panel of the cell');
   });
 
-  test('a JSONL batch whose lines differ in prompt offers prompt as an axis; two jobs of one value are stacked with their count', async function () {
+  test('a JSONL batch whose lines differ in prompt offers prompt as an axis; two jobs of one value are stacked with their count; a hostile prompt stays text, in the page and the HTML export', async function () {
     this.timeout(120_000);
-    const lines = ['a cat', 'a dog', 'a cat'].map((prompt) => JSON.stringify({ prompt, sampling_params: { max_tokens: 3 } }));
+    const hostile = '<img src=x onerror=alert(1)>';
+    const lines = ['a cat', hostile, 'a cat'].map((prompt) => JSON.stringify({ prompt, sampling_params: { max_tokens: 3 } }));
     const file = write('grid-prompts.jsonl', lines.join('\n') + '\n');
     const session = await rig.start({ kind: 'jsonl', path: file }, 'gchat');
     await rig.toEnd(session);
@@ -128,9 +129,17 @@ suite('batch grid', () => {
     assert.deepEqual(panel.keys.map((k) => k.key), ['prompt']);
     if (!driverAvailable()) return;
     await waitForSelector('#x option[value="prompt"]', { ...inWebview, state: 'attached' });
-    assert.equal(await textContent('#colinner .colhead:nth-child(1)', inWebview), 'a cat');
-    assert.equal(await textContent(`${cellAt(0, 0)} .stack`, inWebview), '1/2');
-    assert.equal(await count('#cells .cell', inWebview), 2, 'two cells: a cat (two jobs, stacked) and a dog');
+    // Values sort by their JSON text: the hostile prompt ('"<') before '"a cat"'.
+    assert.equal(await textContent('#colinner .colhead:nth-child(1)', inWebview), hostile);
+    assert.equal(await count('#colinner img', inWebview), 0, 'the prompt is text, not markup');
+    assert.equal(await textContent('#colinner .colhead:nth-child(2)', inWebview), 'a cat');
+    assert.equal(await textContent(`${cellAt(1, 0)} .stack`, inWebview), '1/2');
+    assert.equal(await count('#cells .cell', inWebview), 2, 'two cells: a cat (two jobs, stacked) and the other');
+    await click('#exportHtml', inWebview);
+    const exported = await eventually(() => panel.lastExport, 'the HTML page to be written');
+    const html = fs.readFileSync(exported.file, 'utf8');
+    assert.ok(!html.includes(hostile) && html.includes('&#60;img src=x onerror=alert(1)&#62;'), 'the prompt escaped in the page');
+    assert.match(html, /<meta name="sweep" content="[^"]*prompt/);
   });
 
   test('a batch whose inputs do not vary says so instead of drawing a 1 x N grid', async function () {
