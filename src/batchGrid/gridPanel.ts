@@ -43,6 +43,7 @@ export class GridPanel implements vscode.Disposable {
   private readonly closed = new vscode.EventEmitter<void>();
   readonly onDidClose = this.closed.event;
   readonly dir: string;
+  private disposed = false;
 
   constructor(extensionUri: vscode.Uri, readonly manifestPath: string, private readonly actions: GridPanelActions, private readonly logger: Logger) {
     this.dir = path.dirname(manifestPath);
@@ -67,6 +68,7 @@ export class GridPanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.channel.dispose();
@@ -95,8 +97,11 @@ export class GridPanel implements vscode.Disposable {
   /** Sends the whole grid (the page is ready), then follows the file. */
   private async start(prepared = this.prepare()): Promise<void> {
     const { title, jobs } = await prepared;
+    // Closed while the manifest was read: nothing to send, and no timer may outlive the panel.
+    if (this.disposed) return;
     await this.channel.postNow({ type: 'grid', title, keys: this.keys.map((k) => ({ key: k.key, fromSweep: k.fromSweep, values: k.values })), jobs });
     await this.checkFiles();
+    if (this.disposed) return;
     this.timer ??= setInterval(() => {
       this.reading = this.reading.then(() => this.update()).catch((e: unknown) => this.logger.warn(`grid: reading ${this.manifestPath} failed: ${String(e)}`));
     }, POLL_MS);
@@ -110,7 +115,7 @@ export class GridPanel implements vscode.Disposable {
     if (this.follower.rows.size !== before) return this.start();
     const jobs = await Promise.all(changed.map((r) => this.view(r)));
     for (const j of jobs) this.sent.set(j.index, j);
-    await this.channel.postNow({ type: 'jobs', jobs });
+    if (!this.disposed) await this.channel.postNow({ type: 'jobs', jobs });
   }
 
   private view(row: JobRow, checkFile = true): Promise<GridJobView> {
@@ -127,7 +132,7 @@ export class GridPanel implements vscode.Disposable {
       }
     }
     for (const v of gone) this.sent.set(v.index, v);
-    if (gone.length) await this.channel.postNow({ type: 'jobs', jobs: gone });
+    if (gone.length && !this.disposed) await this.channel.postNow({ type: 'jobs', jobs: gone });
   }
 
   private async onMessage(m: WebviewMessage): Promise<void> {
