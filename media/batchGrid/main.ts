@@ -7,6 +7,7 @@ import { arrangeGrid, shortLabel, valueLabel, type GridKey, type GridLayout, typ
 import { CELL_PX, GridPageState, HostMessage, MAX_PNG_SIDE, WebviewMessage, type GridJobView } from '../../src/batchGrid/gridProtocol';
 import { vscode } from '../../src/webview/vscodeApi';
 import { drawGridPng } from './exportCanvas';
+import { observeFrames, perf, showPerf, watchFrames } from './pagePerf';
 
 /** Room under each picture for its status line. */
 const CAPTION = 22;
@@ -31,22 +32,6 @@ let drawn = new Map<string, { sig: string; div: HTMLDivElement }>();
 const stackTop = new Map<string, number>();
 const selected: number[] = [];
 let drawQueued = false;
-/**
- * What the page measured of itself, as JSON in the hidden #perf (the bench and the tests read it): how long the
- * browser took to start the frame, when its script ran, the grid's message came and the first cells were drawn (ms from the page's own start, and the last as epoch
- * ms), and the longest frame its PerformanceObserver reported (the browser reports only frames over 50 ms: 0 means
- * none was).
- */
-const perf: { frameWait: number; script: number; message?: number; firstDraw?: number; firstDrawAt?: number; longestFrame: number; observed: string; scrollGapMax: number } = {
-  // How long the browser took to have the frame's process and service worker ready before fetching the page (up to
-  // ~1 s on a loaded machine once the editor's spare renderer is used up): the editor's cost for any webview.
-  frameWait: Math.round((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.fetchStart ?? 0),
-  script: Math.round(performance.now()),
-  longestFrame: 0,
-  observed: 'none',
-  scrollGapMax: 0,
-};
-const showPerf = (): void => void (el('perf').textContent = JSON.stringify(perf));
 let state: GridPageState = (() => {
   const parsed = GridPageState.safeParse(vscode.getState() ?? {});
   return parsed.success ? parsed.data : GridPageState.parse({});
@@ -334,24 +319,6 @@ viewport.addEventListener('scroll', () => {
   watchFrames();
 });
 
-/**
- * While the grid scrolls (and half a second after), the longest gap between two animation frames: a finer figure
- * than the observer's, which reports only frames over 50 ms.
- */
-let watchUntil = 0;
-function watchFrames(): void {
-  const watching = performance.now() < watchUntil;
-  watchUntil = performance.now() + 500;
-  if (watching) return;
-  let last = performance.now();
-  const tick = (now: number): void => {
-    perf.scrollGapMax = Math.max(perf.scrollGapMax, Math.round(now - last));
-    last = now;
-    if (now < watchUntil) requestAnimationFrame(tick);
-    else showPerf();
-  };
-  requestAnimationFrame(tick);
-}
 // The keys that move through the grid work from anywhere on the page, not only once the grid has the focus: Home /
 // End reach its first and last cells (as the Batch panel's rows do), Page Up / Down and the arrows scroll it.
 const SCROLL_KEYS: Record<string, (v: HTMLElement) => [number, number] | 'home' | 'end'> = {
@@ -375,16 +342,6 @@ document.addEventListener('keydown', (event) => {
 });
 window.addEventListener('resize', () => queueDraw());
 
-// The page's longest frame, for `npm run bench` (grid.scrollFrameMax): the browser's own long-frame entries.
-try {
-  perf.observed = PerformanceObserver.supportedEntryTypes.includes('long-animation-frame') ? 'long-animation-frame' : 'longtask';
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) perf.longestFrame = Math.max(perf.longestFrame, Math.round(e.duration));
-    showPerf();
-  }).observe({ type: perf.observed, buffered: true });
-} catch {
-  // No observer: #perf says so (observed stays "none").
-}
-showPerf();
+observeFrames();
 
 send({ type: 'ready' });
