@@ -8,6 +8,7 @@ import { CELL_PX, GridPageState, HostMessage, MAX_PNG_SIDE, WebviewMessage, type
 import { vscode } from '../../src/webview/vscodeApi';
 import { drawGridPng } from './exportCanvas';
 import { observeFrames, perf, showPerf, watchFrames } from './pagePerf';
+import { bindScrollKeys } from './scrollKeys';
 
 /** Room under each picture for its status line. */
 const CAPTION = 22;
@@ -153,6 +154,10 @@ function drawCell(id: string, job: GridJobView, indices: number[], px: number): 
   div.className = `cell${job.failed ? ' failed' : ''}${job.done ? ' done' : ''}${selected.includes(job.index) ? ' selected' : ''}`;
   div.dataset.index = String(job.index);
   div.dataset.cell = id;
+  // Reachable by Tab and opened by Enter, as by a click.
+  div.tabIndex = 0;
+  div.setAttribute('role', 'button');
+  div.setAttribute('aria-label', `job ${job.index + 1}: ${job.missing ? 'output file missing' : job.status}`);
   div.style.width = `${px}px`;
   div.style.height = `${px + CAPTION}px`;
   const body = document.createElement('div');
@@ -287,6 +292,13 @@ cellsEl.addEventListener('click', (event) => {
   send({ type: 'open', index });
 });
 
+cellsEl.addEventListener('keydown', (event) => {
+  const cell = (event.target as HTMLElement).closest<HTMLElement>('.cell');
+  if (event.key !== 'Enter' || !cell?.dataset.index) return;
+  send({ type: 'open', index: Number(cell.dataset.index) });
+  event.preventDefault();
+});
+
 el('compare').addEventListener('click', () => {
   if (selected.length === 2) send({ type: 'compare', a: selected[0]!, b: selected[1]! });
 });
@@ -319,27 +331,7 @@ viewport.addEventListener('scroll', () => {
   watchFrames();
 });
 
-// The keys that move through the grid work from anywhere on the page, not only once the grid has the focus: Home /
-// End reach its first and last cells (as the Batch panel's rows do), Page Up / Down and the arrows scroll it.
-const SCROLL_KEYS: Record<string, (v: HTMLElement) => [number, number] | 'home' | 'end'> = {
-  Home: () => 'home',
-  End: () => 'end',
-  PageDown: (v) => [0, v.clientHeight],
-  PageUp: (v) => [0, -v.clientHeight],
-  ArrowDown: () => [0, cellPx() + CAPTION],
-  ArrowUp: () => [0, -(cellPx() + CAPTION)],
-  ArrowRight: () => [cellPx(), 0],
-  ArrowLeft: () => [-cellPx(), 0],
-};
-document.addEventListener('keydown', (event) => {
-  const move = SCROLL_KEYS[event.key];
-  const target = event.target as HTMLElement;
-  if (!move || target === viewport || target instanceof HTMLSelectElement || target instanceof HTMLButtonElement || target instanceof HTMLMediaElement) return;
-  const by = move(viewport);
-  if (by === 'home' || by === 'end') viewport.scrollTo({ top: by === 'end' ? viewport.scrollHeight : 0, left: by === 'end' ? viewport.scrollWidth : 0 });
-  else viewport.scrollBy(by[0], by[1]);
-  event.preventDefault();
-});
+bindScrollKeys(viewport, () => ({ x: cellPx(), y: cellPx() + CAPTION }));
 window.addEventListener('resize', () => queueDraw());
 
 observeFrames();

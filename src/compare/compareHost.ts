@@ -1,6 +1,7 @@
 // The compare room's host code, loaded on first use (registerCompare.ts imports it dynamically): picks the jobs,
 // builds each side and opens the panel.
 import * as vscode from 'vscode';
+import { lifeLine } from '../core/jobs/jobLife';
 import type { Logger } from '../core/log';
 import type { HistoryStore } from '../history/historyStore';
 import type { JobRecord } from '../jobs/jobRecord';
@@ -21,7 +22,7 @@ export function openCompare(d: Pick<CompareDeps, 'extensionUri' | 'logger'>, a: 
 /** A job of the history, picked by the user (none other than `except`). */
 async function pickJob(d: CompareDeps, title: string, except?: string): Promise<JobRecord | undefined> {
   const items = d.history.all().filter((r) => r.key !== except).map((r) => ({
-    label: `${r.endpointId} · ${r.status.toLowerCase().replace(/_/g, ' ')}`,
+    label: `${r.endpointId} · ${lifeLine(r)}`,
     description: `${r.inputFile ? vscode.Uri.parse(r.inputFile).path.split('/').pop() : ''} ${new Date(r.submittedAt).toLocaleString()}`,
     detail: r.jobId,
     key: r.key,
