@@ -2,7 +2,7 @@
 // process: a 3 x 4 sweep run from its CodeLens shows its 12 cells in their (X, Y) places with the saved images and
 // the right headers, its failed jobs say "Failed", and the export writes one PNG of the expected size whose tEXt
 // chunk holds the sweep; a deleted output says "output file missing"; a JSONL batch whose lines differ in `prompt`
-// offers `prompt`; two runs of one input file compared name the changed key and show both images; a 900-job grid
+// offers `prompt`; two cells of the grid and two runs of one input file compared name the changed key and show both images; a 900-job grid
 // opens in under a second with fewer than 150 img elements.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -104,6 +104,15 @@ suite('batch grid', () => {
     const recipe = JSON.parse(chunks[0]!.text) as { sweep: unknown; x: string; y: string; endpoint: string };
     assert.deepEqual(recipe.sweep, { seed: SEEDS, width: WIDTHS });
     assert.deepEqual([recipe.x, recipe.y, recipe.endpoint], ['width', 'seed', 'gimg']);
+
+    // Two cells Ctrl-clicked, then Compare: the jobs side by side, the diff naming the key that differs.
+    await click(cellAt(0, 0), { ...inWebview, modifiers: ['Control'] });
+    await click(cellAt(1, 0), { ...inWebview, modifiers: ['Control'] });
+    await click('#compare', inWebview);
+    await eventually(async () => (await textContent('#changes tbody td.key', inWebview).catch(() => '')) === 'width' || undefined, 'the compare panel of the two cells');
+    assert.deepEqual([await textContent('#changes tbody td.old', inWebview), await textContent('#changes tbody td.new', inWebview)], ['48', '64']);
+    await eventually(async () => ((await property('#out-b img', 'naturalWidth', inWebview)) as number) === 64 || undefined, 'the second cell\'s image in the compare panel');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
     // A saved image deleted by the user: its cell says so, and the job still opens.
     panel.panel.dispose();
