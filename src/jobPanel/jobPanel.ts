@@ -116,8 +116,7 @@ export class JobPanels implements vscode.Disposable {
 
   /** The job whose panel is the active editor (Compare with… from the panel's title bar starts from it). */
   activeKey(): string | undefined {
-    for (const [key, open] of this.panels) if (open.panel.active) return key;
-    return undefined;
+    return [...this.panels].find(([, open]) => open.panel.active)?.[0];
   }
 
   isVisible(key: string): boolean {
