@@ -104,6 +104,9 @@ export class BatchPanel implements vscode.Disposable {
       case 'setPriceFromBill':
         actions.setPriceFromBill(this.session);
         return;
+      case 'showGrid':
+        void vscode.commands.executeCommand('serverlessGpu.showBatchGrid', this.session.manifestPath);
+        return;
     }
   }
 
@@ -183,6 +186,7 @@ const PAGE = `<header>
     <button id="retry" data-action="retryFailed">Retry Failed</button>
     <button id="cancel" data-action="cancelBatch">Cancel Batch</button>
     <button id="export" data-action="exportCsv">Export CSV</button>
+    <button id="grid" data-action="showGrid" title="The jobs as an X/Y grid by the keys that vary">Grid</button>
     <label>Show <select id="filter">
       <option value="all">all</option><option value="waiting">not sent</option><option value="running">running</option>
       <option value="completed">completed</option><option value="failed">failed</option><option value="stopped">cancelled</option>

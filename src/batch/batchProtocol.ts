@@ -85,6 +85,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('retryFailed') }),
   z.strictObject({ type: z.literal('exportCsv') }),
   z.strictObject({ type: z.literal('setPriceFromBill') }),
+  /** The batch as a grid (issue 31): its own panel, src/batchGrid/. */
+  z.strictObject({ type: z.literal('showGrid') }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

@@ -112,6 +112,11 @@ export class JobPanels implements vscode.Disposable {
     this.attach(panel, key);
   }
 
+  /** The job whose panel is the active editor (Compare with… from the panel's title bar starts from it). */
+  activeKey(): string | undefined {
+    return [...this.panels].find(([, open]) => open.panel.active)?.[0];
+  }
+
   isVisible(key: string): boolean {
     return this.panels.get(key)?.panel.visible ?? false;
   }

@@ -28,6 +28,8 @@ import type { ClientSource, JobPriceSource } from './runnerTypes';
 import { sharedEndpointPrices } from '../core/cost';
 import { createRunningJobsStatusBar } from './runningJobsStatusBar';
 import { registerBatches, type BatchApi } from '../batch/registerBatch';
+import { registerGrid } from '../batchGrid/registerGrid';
+import { registerCompare } from '../compare/registerCompare';
 
 /** What the real-editor tests reach through the extension's exports (ExtensionMode.Test only). */
 /** globalState key of what the poller learned (keys are jobs base URL + endpoint id: nothing secret). */
@@ -116,7 +118,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     },
     logger,
   ));
-  const panels: PanelDoor = { open: (key, options) => panelsNow().open(key, options), isVisible: (key) => jobPanels?.isVisible(key) ?? false };
+  const panels: PanelDoor = { open: (key, options) => panelsNow().open(key, options), isVisible: (key) => jobPanels?.isVisible(key) ?? false, activeKey: () => jobPanels?.activeKey() };
   const commandDeps = { runner, history, panels, memory, diagnostics, codeLens, endpointSources: [endpointsOfSidebar(deps.sidebarEndpoints)] };
   actions = new JobActions(commandDeps);
 
@@ -175,6 +177,9 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   };
   disposables.push(
     new vscode.Disposable(() => saveSoon && clearTimeout(saveSoon)),
+    // The grid of a batch and Compare with… (issue 31): commands only; their rooms load on first use.
+    ...registerGrid({ extensionUri: context.extensionUri, logger, manager: () => batches.api.manager, outputRoots: () => outputs.roots() }),
+    ...registerCompare({ extensionUri: context.extensionUri, logger, history, panels }),
   );
 
   // After activation: follow again the jobs the last window left running (SPEC 8.6 retention).
@@ -211,7 +216,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
 
 /** A job that ends while its panel is hidden (or closed) gets a notification with "Open". */
 /** The job panels as the rest of this feature sees them, without loading their room to ask what is not open. */
-type PanelDoor = Pick<JobPanels, 'open' | 'isVisible'>;
+type PanelDoor = Pick<JobPanels, 'open' | 'isVisible' | 'activeKey'>;
 
 function notifyIfHidden(record: JobRecord, panels: PanelDoor): void {
   if (record.status === LocalStatus.stopped || panels.isVisible(record.key)) return;

@@ -238,9 +238,9 @@ function createDriver(page) {
       await quickInputFocusSettled();
       await page.keyboard.press(String(key));
     },
-    async click({ selector, inWebview, timeoutMs }) {
+    async click({ selector, inWebview, timeoutMs, modifiers }) {
       const loc = await locate(selector, { inWebview, timeoutMs, state: 'visible' });
-      await loc.click({ timeout: timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS });
+      await loc.click({ timeout: timeoutMs ?? DEFAULT_ACTION_TIMEOUT_MS, ...(Array.isArray(modifiers) ? { modifiers } : {}) });
     },
     async waitForSelector({ selector, inWebview, timeoutMs = DEFAULT_ACTION_TIMEOUT_MS, state = 'visible' }) {
       if (!inWebview || state === 'attached' || state === 'visible') {

@@ -101,7 +101,8 @@ export function press(key: string): Promise<void> {
   return call('press', { key });
 }
 
-export function click(selector: string, options: FrameOptions = {}): Promise<void> {
+/** `modifiers`: keys held during the click (Ctrl-click to select, Shift-click…). */
+export function click(selector: string, options: FrameOptions & { modifiers?: ('Control' | 'Meta' | 'Shift' | 'Alt')[] } = {}): Promise<void> {
   return call('click', { selector, ...options });
 }
 

@@ -1,0 +1,339 @@
+// The grid panel's page (issue 31): a batch's jobs laid out by the two keys the user picks (a third pages the grid),
+// from the job views the host sent (src/batchGrid/gridProtocol.ts). Only the cells in view are in the DOM, so a
+// 30 x 30 grid scrolls as a 3 x 3 one does; images load from webview URIs of the saved files, never as bytes in a
+// message. Text from the host (values, statuses, errors) is set with textContent only. The export draws the grid in
+// a canvas and hands the PNG's bytes to the host, which adds the tEXt chunk and writes the file.
+import { arrangeGrid, shortLabel, valueLabel, type GridKey, type GridLayout, type GridValues } from '../../src/core/grid/gridAxes';
+import { CELL_PX, GridPageState, HostMessage, MAX_PNG_SIDE, WebviewMessage, type GridJobView } from '../../src/batchGrid/gridProtocol';
+import { vscode } from '../../src/webview/vscodeApi';
+import { drawGridPng } from './exportCanvas';
+import { observeFrames, perf, showPerf, watchFrames } from './pagePerf';
+import { bindScrollKeys } from './scrollKeys';
+
+/** Room under each picture for its status line. */
+const CAPTION = 22;
+const ROW_HEAD = 140;
+/** Cells drawn beyond the visible ones on each side. */
+const OVERSCAN = 1;
+
+const el = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const viewport = el<HTMLDivElement>('viewport');
+const spacer = el<HTMLDivElement>('spacer');
+const cellsEl = el<HTMLDivElement>('cells');
+const colInner = el<HTMLDivElement>('colinner');
+const rowInner = el<HTMLDivElement>('rowinner');
+const notice = el<HTMLDivElement>('notice');
+const selects = { x: el<HTMLSelectElement>('x'), y: el<HTMLSelectElement>('y'), z: el<HTMLSelectElement>('z'), size: el<HTMLSelectElement>('size') };
+
+let keys: GridKey[] = [];
+const jobs = new Map<number, GridJobView>();
+let layout: GridLayout | undefined;
+let drawn = new Map<string, { sig: string; div: HTMLDivElement }>();
+/** Which job of a stacked cell is on top, by cell id. */
+const stackTop = new Map<string, number>();
+const selected: number[] = [];
+let drawQueued = false;
+let state: GridPageState = (() => {
+  const parsed = GridPageState.safeParse(vscode.getState() ?? {});
+  return parsed.success ? parsed.data : GridPageState.parse({});
+})();
+
+function send(message: WebviewMessage): void {
+  vscode.postMessage(WebviewMessage.parse(message));
+}
+
+function saveState(): void {
+  vscode.setState(state);
+}
+
+const cellPx = (): number => CELL_PX[state.size];
+const valuesOfJob = (j: GridJobView): GridValues => Object.fromEntries(keys.map((k, i) => [k.key, j.values[i] ?? undefined]));
+
+function zValues(): (string | undefined)[] {
+  const k = keys.find((g) => g.key === state.z);
+  return k ? k.values : [undefined];
+}
+
+function relayout(): void {
+  if (!state.x) return;
+  const zs = zValues();
+  state.page = Math.min(Math.max(0, state.page), zs.length - 1);
+  const z = state.z ? { key: state.z, value: zs[state.page] } : undefined;
+  layout = arrangeGrid([...jobs.values()].map((j) => ({ index: j.index, values: valuesOfJob(j) })), keys, state.x, state.y, z);
+  const px = cellPx();
+  spacer.style.width = `${layout.xs.length * px}px`;
+  spacer.style.height = `${layout.ys.length * (px + CAPTION)}px`;
+  document.body.classList.toggle('noy', !state.y);
+  el('zpager').hidden = !state.z;
+  el('zvalue').textContent = state.z ? ` ${state.z} = ${shortLabel(valueLabel(zs[state.page]))} (${state.page + 1}/${zs.length}) ` : '';
+  drawHeaders();
+  for (const d of drawn.values()) d.div.remove();
+  drawn = new Map();
+  queueDraw();
+}
+
+function header(text: string | undefined, style: Partial<CSSStyleDeclaration>, cls: string): HTMLDivElement {
+  const div = document.createElement('div');
+  div.className = cls;
+  const label = valueLabel(text);
+  div.textContent = shortLabel(label);
+  div.title = label;
+  Object.assign(div.style, style);
+  return div;
+}
+
+function drawHeaders(): void {
+  if (!layout) return;
+  const px = cellPx();
+  colInner.replaceChildren(...layout.xs.map((v, i) => header(v, { left: `${i * px}px`, width: `${px}px` }, 'colhead')));
+  rowInner.replaceChildren(...(state.y ? layout.ys.map((v, i) => header(v, { top: `${i * (px + CAPTION)}px`, height: `${px + CAPTION}px` }, 'rowhead')) : []));
+  el('corner').textContent = state.y ? `${state.y} \\ ${state.x}` : state.x ?? '';
+  el('corner').title = el('corner').textContent ?? '';
+}
+
+function queueDraw(): void {
+  if (drawQueued) return;
+  drawQueued = true;
+  requestAnimationFrame(() => {
+    drawQueued = false;
+    draw();
+  });
+}
+
+/** The job a cell shows now (the top of its stack). */
+function topOf(id: string, indices: number[]): number {
+  const at = Math.min(stackTop.get(id) ?? 0, indices.length - 1);
+  return indices[at]!;
+}
+
+function draw(): void {
+  if (!layout) return;
+  const px = cellPx();
+  const h = px + CAPTION;
+  colInner.style.transform = `translateX(${-viewport.scrollLeft}px)`;
+  rowInner.style.transform = `translateY(${-viewport.scrollTop}px)`;
+  const x0 = Math.max(0, Math.floor(viewport.scrollLeft / px) - OVERSCAN);
+  const x1 = Math.min(layout.xs.length - 1, Math.ceil((viewport.scrollLeft + viewport.clientWidth) / px) + OVERSCAN);
+  const y0 = Math.max(0, Math.floor(viewport.scrollTop / h) - OVERSCAN);
+  const y1 = Math.min(layout.ys.length - 1, Math.ceil((viewport.scrollTop + viewport.clientHeight) / h) + OVERSCAN);
+  const next = new Map<string, { sig: string; div: HTMLDivElement }>();
+  for (let yi = y0; yi <= y1; yi++) {
+    for (let xi = x0; xi <= x1; xi++) {
+      const id = `${xi},${yi}`;
+      const indices = layout.cells.get(id);
+      if (!indices) continue;
+      const top = jobs.get(topOf(id, indices))!;
+      const sig = `${JSON.stringify(top)}|${indices.length}|${selected.includes(top.index)}|${px}`;
+      const old = drawn.get(id);
+      if (old && old.sig === sig) {
+        next.set(id, old);
+        drawn.delete(id);
+        continue;
+      }
+      const div = drawCell(id, top, indices, px);
+      div.style.transform = `translate(${xi * px}px, ${yi * h}px)`;
+      if (old) old.div.replaceWith(div);
+      else cellsEl.append(div);
+      drawn.delete(id);
+      next.set(id, { sig, div });
+    }
+  }
+  for (const d of drawn.values()) d.div.remove();
+  drawn = next;
+  // When the first cells were drawn, on the page's clock: how long the grid took to open (npm run bench: grid.open900).
+  if (next.size > 0 && perf.firstDraw === undefined) {
+    perf.firstDraw = Math.round(performance.now());
+    // The same moment on the wall clock, which the extension host shares: a test times the whole opening with it.
+    perf.firstDrawAt = Math.round(performance.timeOrigin + performance.now());
+    showPerf();
+  }
+}
+
+function drawCell(id: string, job: GridJobView, indices: number[], px: number): HTMLDivElement {
+  const div = document.createElement('div');
+  div.className = `cell${job.failed ? ' failed' : ''}${job.done ? ' done' : ''}${selected.includes(job.index) ? ' selected' : ''}`;
+  div.dataset.index = String(job.index);
+  div.dataset.cell = id;
+  // Reachable by Tab and opened by Enter, as by a click.
+  div.tabIndex = 0;
+  div.setAttribute('role', 'button');
+  div.setAttribute('aria-label', `job ${job.index + 1}: ${job.missing ? 'output file missing' : job.status}`);
+  div.style.width = `${px}px`;
+  div.style.height = `${px + CAPTION}px`;
+  const body = document.createElement('div');
+  body.className = 'body';
+  if (job.missing) body.append(text('output file missing', 'missing'));
+  else if (job.media?.kind === 'image') {
+    const img = document.createElement('img');
+    img.loading = 'lazy';
+    img.decoding = 'async';
+    img.alt = `job ${job.index + 1}`;
+    img.src = job.media.uri;
+    // A file deleted since the host looked: said as the host would say it.
+    img.addEventListener('error', () => img.replaceWith(text('output file missing', 'missing')), { once: true });
+    body.append(img);
+  } else if (job.media) {
+    const media = document.createElement(job.media.kind);
+    media.controls = true;
+    media.preload = 'metadata';
+    media.src = job.media.uri;
+    body.append(media);
+  } else if (job.text) body.append(text(job.text, 'note'));
+  div.append(body);
+  const caption = text(job.done && !job.missing ? '' : job.status, 'status');
+  if (job.failed && job.text) caption.title = job.text;
+  div.append(caption);
+  if (indices.length > 1) {
+    const stack = document.createElement('button');
+    stack.className = 'stack';
+    stack.dataset.stack = id;
+    stack.textContent = `${indices.indexOf(job.index) + 1}/${indices.length}`;
+    stack.title = `${indices.length} jobs have these values: click to show the next`;
+    div.append(stack);
+  }
+  return div;
+}
+
+function text(value: string, cls: string): HTMLDivElement {
+  const d = document.createElement('div');
+  d.className = cls;
+  d.textContent = value;
+  return d;
+}
+
+function fillSelects(): void {
+  const option = (value: string, label: string): HTMLOptionElement => {
+    const o = document.createElement('option');
+    o.value = value;
+    o.textContent = label;
+    return o;
+  };
+  const names = keys.map((k) => option(k.key, `${k.key} (${k.values.length})`));
+  selects.x.replaceChildren(...names.map((o) => o.cloneNode(true) as HTMLOptionElement));
+  selects.y.replaceChildren(option('', '(none)'), ...names.map((o) => o.cloneNode(true) as HTMLOptionElement));
+  selects.z.replaceChildren(option('', '(none)'), ...names.map((o) => o.cloneNode(true) as HTMLOptionElement));
+  const known = (k: string | undefined): string | undefined => (k && keys.some((g) => g.key === k) ? k : undefined);
+  // By default the first key varies slowest (rows) and the second across (columns): the grid reads like the file.
+  state.x = known(state.x) ?? (keys.length > 1 ? keys[1]!.key : keys[0]?.key);
+  state.y = known(state.y) ?? (keys.length > 1 ? keys[0]!.key : undefined);
+  state.z = known(state.z) ?? (keys.length > 2 ? keys[2]!.key : undefined);
+  selects.x.value = state.x ?? '';
+  selects.y.value = state.y ?? '';
+  selects.z.value = state.z ?? '';
+  selects.size.value = state.size;
+}
+
+function showNotice(words: string | undefined): void {
+  notice.hidden = !words;
+  notice.textContent = words ?? '';
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const parsed = HostMessage.safeParse(event.data);
+  if (!parsed.success) return;
+  const m = parsed.data;
+  if (m.type === 'notice') return showNotice(m.text);
+  if (m.type === 'grid') {
+    perf.message ??= Math.round(performance.now());
+    el('title').textContent = m.title;
+    keys = m.keys;
+    jobs.clear();
+    for (const j of m.jobs) jobs.set(j.index, j);
+    document.body.classList.toggle('empty', keys.length === 0);
+    showNotice(keys.length === 0 ? `No key varies across this batch's ${jobs.size} inputs: there is nothing to lay out as a grid (the Batch panel lists them).` : undefined);
+    fillSelects();
+    relayout();
+    return;
+  }
+  for (const j of m.jobs) jobs.set(j.index, j);
+  // A job whose values changed moves to another cell; otherwise only the drawn cells' content changes.
+  relayout();
+});
+
+for (const [name, select] of Object.entries(selects)) {
+  select.addEventListener('change', () => {
+    const value = select.value || undefined;
+    if (name === 'size') state.size = GridPageState.shape.size.parse(select.value);
+    else state = { ...state, [name]: value, ...(name === 'z' ? { page: 0 } : {}) };
+    saveState();
+    relayout();
+  });
+}
+
+function turnPage(step: number): void {
+  state.page = (state.page + step + zValues().length) % zValues().length;
+  saveState();
+  relayout();
+}
+el('zprev').addEventListener('click', () => turnPage(-1));
+el('znext').addEventListener('click', () => turnPage(1));
+
+cellsEl.addEventListener('click', (event) => {
+  const target = event.target as HTMLElement;
+  const stack = target.closest<HTMLElement>('[data-stack]')?.dataset.stack;
+  if (stack && layout) {
+    const n = layout.cells.get(stack)?.length ?? 1;
+    stackTop.set(stack, ((stackTop.get(stack) ?? 0) + 1) % n);
+    queueDraw();
+    return;
+  }
+  if (target instanceof HTMLMediaElement) return;
+  const index = Number(target.closest<HTMLElement>('.cell')?.dataset.index ?? NaN);
+  if (!Number.isInteger(index)) return;
+  if (event.ctrlKey || event.metaKey) {
+    const at = selected.indexOf(index);
+    if (at >= 0) selected.splice(at, 1);
+    else selected.push(index);
+    while (selected.length > 2) selected.shift();
+    el<HTMLButtonElement>('compare').disabled = selected.length !== 2;
+    queueDraw();
+    return;
+  }
+  send({ type: 'open', index });
+});
+
+cellsEl.addEventListener('keydown', (event) => {
+  const cell = (event.target as HTMLElement).closest<HTMLElement>('.cell');
+  if (event.key !== 'Enter' || !cell?.dataset.index) return;
+  send({ type: 'open', index: Number(cell.dataset.index) });
+  event.preventDefault();
+});
+
+el('compare').addEventListener('click', () => {
+  if (selected.length === 2) send({ type: 'compare', a: selected[0]!, b: selected[1]! });
+});
+
+function axes(): { x: string; y?: string; z?: string; zValue?: string | null } {
+  const zs = zValues();
+  return { x: state.x!, ...(state.y ? { y: state.y } : {}), ...(state.z ? { z: state.z, zValue: zs[state.page] ?? null } : {}) };
+}
+
+el('exportHtml').addEventListener('click', () => {
+  if (state.x) send({ type: 'exportHtml', ...axes(), size: state.size });
+});
+
+el('exportPng').addEventListener('click', () => {
+  if (!layout || !state.x) return;
+  const lay = layout;
+  const shown = (i: number): GridJobView => jobs.get(i)!;
+  void drawGridPng({ layout: lay, jobs: shown, px: cellPx(), x: state.x, y: state.y, rowHead: ROW_HEAD, caption: CAPTION, maxSide: MAX_PNG_SIDE }).then(
+    (png) => {
+      if (typeof png === 'string') return showNotice(png);
+      showNotice(undefined);
+      send({ type: 'exportPng', ...axes(), png });
+    },
+    (e: unknown) => showNotice(`The picture could not be drawn: ${e instanceof Error ? e.message : String(e)}`),
+  );
+});
+
+viewport.addEventListener('scroll', () => {
+  queueDraw();
+  watchFrames();
+});
+
+bindScrollKeys(viewport, () => ({ x: cellPx(), y: cellPx() + CAPTION }));
+window.addEventListener('resize', () => queueDraw());
+
+observeFrames();
+
+send({ type: 'ready' });

@@ -1,0 +1,70 @@
+// The grid room's host code, loaded on first use (registerGrid.ts imports it dynamically): finds the batch, opens
+// (or reveals) its grid panel, opens a cell's job and compares two cells.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { JobRow } from '../core/batch';
+import type { Logger } from '../core/log';
+import type { BatchManager } from '../batch/batchManager';
+import { loadCompare } from '../compare/registerCompare';
+import { sideOfRow } from '../compare/compareSides';
+import { GridPanel, type GridPanelActions } from './gridPanel';
+
+export interface GridDeps {
+  extensionUri: vscode.Uri;
+  logger: Logger;
+  /** The batch manager (loads the batch room: the grid is only opened once a batch exists). */
+  manager: () => BatchManager;
+  /** The outputs folders: where finished batches are looked for. */
+  outputRoots: () => vscode.Uri[];
+}
+
+const open = new Map<string, GridPanel>();
+
+export async function showGrid(d: GridDeps, manifestPath?: string): Promise<GridPanel | undefined> {
+  const target = manifestPath ?? (await pickBatch(d));
+  if (!target) return undefined;
+  const known = open.get(target);
+  if (known) {
+    known.reveal();
+    return known;
+  }
+  const panel = new GridPanel(d.extensionUri, target, actions(d), d.logger);
+  open.set(target, panel);
+  panel.onDidClose(() => open.delete(target));
+  return panel;
+}
+
+function actions(d: GridDeps): GridPanelActions {
+  const openJob = (manifestPath: string, row: JobRow): void => {
+    const session = d.manager().sessions.find((s) => s.manifestPath === manifestPath);
+    if (session) return d.manager().ui.openRow(session, row.index);
+    // A batch of an earlier window: the job's job.json, beside its outputs, says all the panel would.
+    const folder = row.outputs?.[0] ? path.dirname(row.outputs[0]) : undefined;
+    if (folder) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(path.join(folder, 'job.json')));
+    else void vscode.window.showInformationMessage(row.error ?? 'This job saved nothing yet.');
+  };
+  return {
+    openJob,
+    compare: (manifestPath, a, b, inputs) => {
+      void (async () => {
+        const dir = path.dirname(manifestPath);
+        const sides = await Promise.all([a, b].map((r) => sideOfRow(r, inputs.get(r.index), dir, () => openJob(manifestPath, r))));
+        (await loadCompare()).openCompare(d, sides[0]!, sides[1]!);
+      })();
+    },
+  };
+}
+
+/** The batches of this window first, then any batch.jsonl under the outputs folders. */
+async function pickBatch(d: GridDeps): Promise<string | undefined> {
+  const running = d.manager().sessions.map((s) => ({ label: s.o.title, description: s.batchId, manifest: s.manifestPath }));
+  const found = (await Promise.all(d.outputRoots().map((root) => vscode.workspace.findFiles(new vscode.RelativePattern(root, 'batches/*/batch.jsonl'), undefined, 200)))).flat();
+  const others = found.filter((u) => !running.some((r) => r.manifest === u.fsPath)).map((u) => ({ label: path.basename(path.dirname(u.fsPath)), description: vscode.workspace.asRelativePath(u), manifest: u.fsPath }));
+  const items = [...running, ...others];
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('No batch in this workspace yet: run one with Run Batch…');
+    return undefined;
+  }
+  if (items.length === 1) return items[0]!.manifest;
+  return (await vscode.window.showQuickPick(items, { title: 'Show which batch as a grid?' }))?.manifest;
+}

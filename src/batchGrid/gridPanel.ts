@@ -1,0 +1,214 @@
+// A batch's results as an X/Y(/Z) grid (issue 31): one webview per batch, fed from the batch's manifest as it grows
+// (core ManifestFollower, through the core reader), so it works the same for a batch running in this window, one
+// resumed, or one long finished. The page gets each job once as words and a webview URI of its saved file (the
+// batch's folder is the panel's one extra resource root) and then only the jobs that changed; it draws the cells in
+// view. The export's PNG is drawn by the page's canvas; the host adds the tEXt chunk and writes the file.
+import { writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { JobRow } from '../core/batch';
+import { ManifestFollower } from '../core/grid/manifestFollower';
+import { valuesOf, type GridKey } from '../core/grid/gridAxes';
+import type { Logger } from '../core/log';
+import { renderWebviewHtml, webviewOptions } from '../webview/html';
+import { WebviewChannel } from '../webview/messages';
+import { exportName, gridHtml, writeGridPng } from './gridExport';
+import { gridRecipe, inputsOf, jobView, keysOf } from './gridJobs';
+import { HostMessage, WebviewMessage, type GridJobView } from './gridProtocol';
+
+export const GRID_VIEW_TYPE = 'serverlessGpu.batchGrid';
+/** How often the manifest is looked at while the panel is open (a stat; a read only when it grew). */
+const POLL_MS = 300;
+
+export interface GridPanelActions {
+  /** Opens the job's panel (the batch's own way when it runs in this window). */
+  openJob(manifestPath: string, row: JobRow): void;
+  compare(manifestPath: string, a: JobRow, b: JobRow, inputs: ReadonlyMap<number, Record<string, unknown>>): void;
+}
+
+export class GridPanel implements vscode.Disposable {
+  readonly panel: vscode.WebviewPanel;
+  private readonly channel: WebviewChannel<WebviewMessage, HostMessage>;
+  private readonly follower: ManifestFollower;
+  private inputs = new Map<number, Record<string, unknown>>();
+  keys: GridKey[] = [];
+  /** The job views as last sent to the page, by index (tests read them). */
+  readonly sent = new Map<number, GridJobView>();
+  /** The last export written (tests read it). */
+  lastExport: { file: string; width?: number; height?: number } | undefined;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private reading: Promise<void> = Promise.resolve();
+  /** The first reading, begun with the panel. */
+  private first: ReturnType<GridPanel['prepare']> | undefined;
+  private readonly closed = new vscode.EventEmitter<void>();
+  readonly onDidClose = this.closed.event;
+  readonly dir: string;
+  private disposed = false;
+
+  constructor(extensionUri: vscode.Uri, readonly manifestPath: string, private readonly actions: GridPanelActions, private readonly logger: Logger) {
+    this.dir = path.dirname(manifestPath);
+    this.follower = new ManifestFollower(manifestPath);
+    this.panel = vscode.window.createWebviewPanel(GRID_VIEW_TYPE, `Grid: ${path.basename(this.dir)}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { ...webviewOptions(extensionUri, vscode.Uri.file(this.dir)), retainContextWhenHidden: false });
+    this.channel = new WebviewChannel(this.panel.webview, WebviewMessage, (m) => this.onMessage(m), logger, HostMessage);
+    this.panel.webview.html = renderWebviewHtml({
+      webview: this.panel.webview,
+      extensionUri,
+      title: 'Grid',
+      script: ['dist', 'webview', 'batchGrid.js'],
+      styles: [['media', 'batchGrid', 'style.css']],
+      body: PAGE,
+    });
+    this.panel.onDidDispose(() => this.dispose());
+    this.first = this.prepare();
+    this.first.catch((e: unknown) => logger.warn(`grid: reading ${manifestPath} failed: ${String(e)}`));
+  }
+
+  reveal(): void {
+    this.panel.reveal(undefined, false);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.channel.dispose();
+    this.closed.fire();
+    this.closed.dispose();
+  }
+
+  /**
+   * Reads the whole manifest and the batch's inputs and makes the job views: begun as the panel opens, so the
+   * reading overlaps the page's loading, and awaited at its `ready`.
+   */
+  private async prepare(): Promise<{ title: string; jobs: GridJobView[] }> {
+    const started = performance.now();
+    await this.follower.read();
+    this.inputs = await inputsOf(this.follower.header, this.follower.rows);
+    this.keys = keysOf(this.follower.rows, this.inputs);
+    const rows = [...this.follower.rows.values()].sort((a, b) => a.index - b.index);
+    const jobs = await Promise.all(rows.map((r) => this.view(r, false)));
+    this.sent.clear();
+    for (const j of jobs) this.sent.set(j.index, j);
+    const title = this.follower.header ? `${this.follower.header.batchId} on ${this.follower.header.endpointId}` : path.basename(this.dir);
+    this.logger.info(`grid: ${jobs.length} jobs of ${this.manifestPath} read in ${(performance.now() - started).toFixed(0)} ms`);
+    return { title, jobs };
+  }
+
+  /** Sends the whole grid (the page is ready), then follows the file. */
+  private async start(prepared = this.prepare()): Promise<void> {
+    const { title, jobs } = await prepared;
+    // Closed while the manifest was read: nothing to send, and no timer may outlive the panel.
+    if (this.disposed) return;
+    await this.channel.postNow({ type: 'grid', title, keys: this.keys.map((k) => ({ key: k.key, fromSweep: k.fromSweep, values: k.values })), jobs });
+    await this.checkFiles();
+    if (this.disposed) return;
+    this.timer ??= setInterval(() => {
+      this.reading = this.reading.then(() => this.update()).catch((e: unknown) => this.logger.warn(`grid: reading ${this.manifestPath} failed: ${String(e)}`));
+    }, POLL_MS);
+  }
+
+  private async update(): Promise<void> {
+    const before = this.follower.rows.size;
+    const changed = await this.follower.read();
+    if (changed.length === 0) return;
+    // A job the grid did not know (a manifest still being started): the keys may change, so the whole grid again.
+    if (this.follower.rows.size !== before) return this.start();
+    const jobs = await Promise.all(changed.map((r) => this.view(r)));
+    for (const j of jobs) this.sent.set(j.index, j);
+    if (!this.disposed) await this.channel.postNow({ type: 'jobs', jobs });
+  }
+
+  private view(row: JobRow, checkFile = true): Promise<GridJobView> {
+    return jobView(row, this.inputs.get(row.index), this.keys, this.dir, (file) => this.panel.webview.asWebviewUri(vscode.Uri.file(file)).toString(), checkFile);
+  }
+
+  /** After the first view: the jobs whose saved file is gone (deleted by the user) say "output file missing". */
+  private async checkFiles(): Promise<void> {
+    const rows = [...this.follower.rows.values()].filter((r) => r.outputs?.length);
+    const gone: GridJobView[] = [];
+    for (let i = 0; i < rows.length; i += 200) {
+      for (const v of await Promise.all(rows.slice(i, i + 200).map((r) => this.view(r)))) {
+        if (v.missing) gone.push(v);
+      }
+    }
+    for (const v of gone) this.sent.set(v.index, v);
+    if (gone.length && !this.disposed) await this.channel.postNow({ type: 'jobs', jobs: gone });
+  }
+
+  private async onMessage(m: WebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready': {
+        // The first ready uses the reading begun with the panel; a reloaded page reads again.
+        const first = this.first;
+        this.first = undefined;
+        this.reading = this.reading.then(() => this.start(first));
+        return this.reading;
+      }
+      case 'open': {
+        const row = this.follower.rows.get(m.index);
+        if (row) this.actions.openJob(this.manifestPath, row);
+        return;
+      }
+      case 'compare': {
+        const a = this.follower.rows.get(m.a);
+        const b = this.follower.rows.get(m.b);
+        if (a && b) this.actions.compare(this.manifestPath, a, b, this.inputs);
+        return;
+      }
+      case 'exportPng':
+        return this.exportPng(m);
+      case 'exportHtml':
+        return this.exportHtml(m);
+    }
+  }
+
+  private async exportPng(m: Extract<WebviewMessage, { type: 'exportPng' }>): Promise<void> {
+    try {
+      const recipe = gridRecipe(this.keys, this.follower.header, m);
+      const written = await writeGridPng(this.dir, exportName(m.x, m.y, m.z, m.zValue, 'png'), m.png, recipe);
+      this.lastExport = written;
+      this.saved(written.file, `${written.width} x ${written.height} px`);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`The grid could not be saved: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private async exportHtml(m: Extract<WebviewMessage, { type: 'exportHtml' }>): Promise<void> {
+    try {
+      const jobs = [...this.follower.rows.values()].map((row) => ({ row, values: valuesOf({ index: row.index, sweep: row.ref.sweep, input: this.inputs.get(row.index) }) }));
+      const title = this.follower.header ? `Batch ${this.follower.header.batchId} on ${this.follower.header.endpointId}` : path.basename(this.dir);
+      const file = path.join(this.dir, exportName(m.x, m.y, m.z, undefined, 'html'));
+      await writeFile(file, gridHtml({ title, dir: this.dir, keys: this.keys, jobs, x: m.x, y: m.y, z: m.z, size: m.size, recipe: gridRecipe(this.keys, this.follower.header, m) }), 'utf8');
+      this.lastExport = { file };
+      this.saved(file, 'HTML page beside the images');
+    } catch (e) {
+      void vscode.window.showErrorMessage(`The grid page could not be saved: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  private saved(file: string, what: string): void {
+    const uri = vscode.Uri.file(file);
+    void vscode.window.showInformationMessage(`Saved ${vscode.workspace.asRelativePath(uri)} (${what}).`, 'Reveal').then((choice) => {
+      if (choice === 'Reveal') void vscode.commands.executeCommand('revealFileInOS', uri);
+    });
+  }
+}
+
+/** Static markup of the page (no data: the script fills it with textContent). */
+const PAGE = `<header>
+  <div class="toolbar">
+    <h1 id="title">Grid</h1>
+    <label>X <select id="x"></select></label>
+    <label>Y <select id="y"></select></label>
+    <label>Z <select id="z"></select></label>
+    <span id="zpager" hidden><button id="zprev" title="Previous page">&lt;</button><span id="zvalue"></span><button id="znext" title="Next page">&gt;</button></span>
+    <label>Size <select id="size"><option value="small">small</option><option value="medium">medium</option><option value="large">large</option></select></label>
+    <button id="exportPng">Export PNG</button>
+    <button id="exportHtml">Export HTML</button>
+    <button id="compare" disabled title="Ctrl/Cmd-click two cells to compare their jobs">Compare</button>
+  </div>
+  <div id="notice" hidden></div>
+</header>
+<div id="corner"></div><div id="colhead"><div id="colinner"></div></div><div id="rowhead"><div id="rowinner"></div></div>
+<div id="viewport" tabindex="0"><div id="spacer"></div><div id="cells"></div></div>
+<span id="perf" hidden></span>`;

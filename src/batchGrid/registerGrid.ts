@@ -1,0 +1,15 @@
+// The batch grid (issue 31), wired: its command only. The room's host code (gridHost.ts: the panel, the manifest
+// follower, the export) is loaded by `loadGrid` on first use, the seam a lazy bundle can split at. The Batch panel's
+// Grid button runs this command with its manifest's path.
+import * as vscode from 'vscode';
+import type { GridDeps } from './gridHost';
+import { rooms } from '../rooms/rooms';
+
+export const SHOW_GRID_COMMAND = 'serverlessGpu.showBatchGrid';
+
+/** The grid room's host code, loaded once, on first use. */
+export const loadGrid = async (): Promise<typeof import('./gridHost')> => rooms().grid;
+
+export function registerGrid(deps: GridDeps): vscode.Disposable[] {
+  return [vscode.commands.registerCommand(SHOW_GRID_COMMAND, async (manifestPath?: string) => (await loadGrid()).showGrid(deps, typeof manifestPath === 'string' ? manifestPath : undefined))];
+}
