@@ -67,6 +67,18 @@ function nameOf(e: ServerlessEndpoint): string {
 export async function applyEndpointChange(
   deps: FormsDeps, endpointId: string, changed: Partial<EndpointSettings>, base?: ServerlessEndpoint,
 ): Promise<ChangeOutcome> {
+  try {
+    return await applyChecked(deps, endpointId, changed, base);
+  } catch (e) {
+    // A refusal of the first read (a key with no access to endpoints at all) is said as plainly as the PATCH's.
+    const refused = refusalText(e, `change ${endpointId}`, deps.connection.secrets());
+    if (!refused) throw e;
+    void vscode.window.showErrorMessage(refused.message);
+    return { kind: 'refused', ...refused };
+  }
+}
+
+async function applyChecked(deps: FormsDeps, endpointId: string, changed: Partial<EndpointSettings>, base?: ServerlessEndpoint): Promise<ChangeOutcome> {
   const client = await clientOf(deps);
   const before = base ?? (await client.getEndpoint(endpointId));
   const current = settingsOf(before);
@@ -106,6 +118,7 @@ export async function applyEndpointChange(
   const summary = `Changed ${nameOf(result.after)}: ${said}.${missed}`;
   void vscode.window.showInformationMessage(summary);
   void deps.refreshTree().catch(() => undefined);
-  followRollout(deps, client, result.after);
+  // Only a container change cuts a release; a scaling change has no rollout to follow.
+  if (result.sent.image !== undefined || result.sent.env !== undefined || result.sent.args !== undefined) followRollout(deps, client, result.after);
   return { kind: 'applied', result, summary };
 }

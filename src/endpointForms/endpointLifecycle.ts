@@ -118,9 +118,17 @@ export interface DeleteOutcome {
 /** Delete Endpoint: a modal naming it, its running workers and what they cost an hour; then DELETE. */
 export async function deleteEndpoint(deps: FormsDeps, endpointId: string): Promise<DeleteOutcome> {
   const client = await clientOf(deps);
-  const [endpoint, workers, catalog] = await Promise.all([
-    client.getEndpoint(endpointId), client.listEndpointWorkers(endpointId).catch(() => undefined), readCatalog(client, deps.logger),
-  ]);
+  let read: [ServerlessEndpoint, Awaited<ReturnType<typeof client.listEndpointWorkers>> | undefined, Awaited<ReturnType<typeof readCatalog>>];
+  try {
+    read = await Promise.all([
+      client.getEndpoint(endpointId), client.listEndpointWorkers(endpointId).catch(() => undefined), readCatalog(client, deps.logger),
+    ]);
+  } catch (e) {
+    const refused = refusalText(e, `delete ${endpointId}`, deps.connection.secrets())?.message ?? String(e);
+    void vscode.window.showErrorMessage(refused);
+    return { endpointId, deleted: false, refused };
+  }
+  const [endpoint, workers, catalog] = read;
   const name = endpoint.name && endpoint.name !== endpoint.id ? `${endpoint.name} (${endpoint.id})` : endpoint.id;
   const perWorker = catalog ? workerPricePerHour(catalog, endpoint.gpu?.pools ?? [], endpoint.gpu?.count ?? 1) : undefined;
   const s = workers?.summary;
