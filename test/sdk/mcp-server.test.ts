@@ -68,7 +68,7 @@ class McpClient {
 
 test('the official MCP server creates, reads, updates, lists releases and workers of, and deletes endpoints and templates on the emulator', async () => {
   const emu = await startEmulator(config);
-  const env = { ...process.env, RUNPOD_API_KEY: KEY, RUNPOD_API_BASE_URL: emu.url };
+  const env: NodeJS.ProcessEnv = { ...process.env, RUNPOD_API_KEY: KEY, RUNPOD_API_BASE_URL: emu.url };
   delete env.POSTHOG_API_KEY;
   const child = spawn(process.execPath, [SERVER], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   const mcp = new McpClient(child);

@@ -3,78 +3,35 @@
 // workers and releases, templates, and the GPU catalog. Same HTTP layer as billing: typed errors (a 403 of a key
 // without write access is ForbiddenError; a 400/422 is ValidationError with the service's `errors`). Writes are
 // never retried (a PATCH that reached the service must not be sent twice behind the user's back). Worker logs
-// stream as Server-Sent Events: ./workerLogs.ts. Request bodies are checked with the strict request schemas
-// before anything is sent (BadInputError naming each field).
-import { BadInputError } from '../http/errors';
-import type { HttpTransport, RouteInfo } from '../http/request';
+// stream as Server-Sent Events: ./workerLogs.ts. The calls beyond the sidebar's reads are ./serverlessWrites.ts
+// (a factory of their own, so a bundle split can move them out of extension.js with the forms that use them).
+import type { HttpTransport } from '../http/request';
 import { joinUrl } from '../http/url';
 import type { CallOptions, ConnectionSettings } from '../http/connectionSettings';
-import * as z from 'zod/mini';
-import {
-  CreateEndpointRequest, CreateTemplateRequest, requestErrors, UpdateEndpointRequest, UpdateTemplateRequest,
-} from './requestSchemas';
-import { ListEndpointReleasesResponse, ListGpuTypesResponse, ListTemplatesResponse, Template } from './resourceSchemas';
 import { ListEndpointsResponse, ListEndpointWorkersResponse, ServerlessEndpoint, serverlessRoutes } from './schemas';
+import { serverlessWrites, type ServerlessWriteCalls } from './serverlessWrites';
 
-export interface ServerlessCalls {
+export interface ServerlessCalls extends ServerlessWriteCalls {
   /** GET /v2/serverless: every endpoint of the account. */
   listEndpoints(options?: CallOptions): Promise<ListEndpointsResponse>;
   /** GET /v2/serverless/{id}. */
   getEndpoint(endpointId: string, options?: CallOptions): Promise<ServerlessEndpoint>;
   /** GET /v2/serverless/{id}/workers: the active workers, their version and staleness, and the summary by status. */
   listEndpointWorkers(endpointId: string, options?: CallOptions): Promise<ListEndpointWorkersResponse>;
-  /** POST /v2/serverless (201): the created endpoint. */
-  createEndpoint(body: CreateEndpointRequest, options?: CallOptions): Promise<ServerlessEndpoint>;
-  /** PATCH /v2/serverless/{id}: only the fields in `body` change; the whole endpoint comes back. See ./endpointEdit.ts. */
-  updateEndpoint(endpointId: string, body: UpdateEndpointRequest, options?: CallOptions): Promise<ServerlessEndpoint>;
-  /** DELETE /v2/serverless/{id} (204): its workers stop, its queued and running jobs are cancelled. */
-  deleteEndpoint(endpointId: string, options?: CallOptions): Promise<void>;
-  /** GET /v2/serverless/{id}/releases: newest first, with the rollout summary. */
-  listEndpointReleases(endpointId: string, options?: CallOptions): Promise<ListEndpointReleasesResponse>;
-  listTemplates(options?: CallOptions): Promise<ListTemplatesResponse>;
-  getTemplate(templateId: string, options?: CallOptions): Promise<Template>;
-  createTemplate(body: CreateTemplateRequest, options?: CallOptions): Promise<Template>;
-  updateTemplate(templateId: string, body: UpdateTemplateRequest, options?: CallOptions): Promise<Template>;
-  deleteTemplate(templateId: string, options?: CallOptions): Promise<void>;
-  /** GET /v2/catalog/gpus: GPU types with their serverless pool, memory and prices (USD per GPU per hour). */
-  listGpuTypes(options?: CallOptions): Promise<ListGpuTypesResponse>;
-}
-
-/** A request body checked before sending: every problem named by its field, nothing sent. */
-function checked<T>(schema: z.ZodMiniType<T>, body: T, what: string): T {
-  const errors = requestErrors(schema, body);
-  if (errors.length) throw new BadInputError(`The ${what} is not valid: ${errors.join('; ')}.`);
-  return body;
 }
 
 export function createServerlessCalls(http: HttpTransport, settings: Readonly<ConnectionSettings>): ServerlessCalls {
   const url = (route: string): URL => joinUrl(settings.billingBaseUrl, route);
-  const list: RouteInfo = { kind: 'endpointList' };
-  const read = <T>(route: string, schema: z.ZodMiniType<T>, options: CallOptions, info: RouteInfo = list): Promise<T> =>
-    http.send({ method: 'GET', url: url(route), idempotent: true, route: info, ...options }, schema);
-  const write = <T>(method: 'POST' | 'PATCH' | 'DELETE', route: string, body: unknown, schema: z.ZodMiniType<T>, options: CallOptions, info: RouteInfo = list): Promise<T> =>
-    http.send({ method, url: url(route), ...(body !== undefined ? { body } : {}), idempotent: false, route: info, ...options }, schema);
-  const nothing = z.undefined();
   return {
-    listEndpoints: (options = {}) => read(serverlessRoutes.endpoints, ListEndpointsResponse, options),
-    getEndpoint: (endpointId, options = {}) => read(serverlessRoutes.endpoint(endpointId), ServerlessEndpoint, options, { kind: 'endpointList', endpointId }),
-    listEndpointWorkers: (endpointId, options = {}) => read(serverlessRoutes.workers(endpointId), ListEndpointWorkersResponse, options, { kind: 'health', endpointId }),
-    createEndpoint: async (body, options = {}) =>
-      write('POST', serverlessRoutes.endpoints, checked(CreateEndpointRequest, body, 'new endpoint'), ServerlessEndpoint, options),
-    updateEndpoint: async (endpointId, body, options = {}) =>
-      write('PATCH', serverlessRoutes.endpoint(endpointId), checked(UpdateEndpointRequest, body, 'endpoint change'), ServerlessEndpoint, options, { kind: 'endpointList', endpointId }),
-    deleteEndpoint: async (endpointId, options = {}) => {
-      await write('DELETE', serverlessRoutes.endpoint(endpointId), undefined, nothing, options, { kind: 'endpointList', endpointId });
+    async listEndpoints(options = {}) {
+      return http.send({ method: 'GET', url: url(serverlessRoutes.endpoints), idempotent: true, route: { kind: 'endpointList' }, ...options }, ListEndpointsResponse);
     },
-    listEndpointReleases: (endpointId, options = {}) => read(serverlessRoutes.releases(endpointId), ListEndpointReleasesResponse, options, { kind: 'endpointList', endpointId }),
-    listTemplates: (options = {}) => read(serverlessRoutes.templates, ListTemplatesResponse, options),
-    getTemplate: (templateId, options = {}) => read(serverlessRoutes.template(templateId), Template, options),
-    createTemplate: async (body, options = {}) => write('POST', serverlessRoutes.templates, checked(CreateTemplateRequest, body, 'new template'), Template, options),
-    updateTemplate: async (templateId, body, options = {}) =>
-      write('PATCH', serverlessRoutes.template(templateId), checked(UpdateTemplateRequest, body, 'template change'), Template, options),
-    deleteTemplate: async (templateId, options = {}) => {
-      await write('DELETE', serverlessRoutes.template(templateId), undefined, nothing, options);
+    async getEndpoint(endpointId, options = {}) {
+      return http.send({ method: 'GET', url: url(serverlessRoutes.endpoint(endpointId)), idempotent: true, route: { kind: 'endpointList', endpointId }, ...options }, ServerlessEndpoint);
     },
-    listGpuTypes: (options = {}) => read(serverlessRoutes.gpuCatalog, ListGpuTypesResponse, options),
+    async listEndpointWorkers(endpointId, options = {}) {
+      return http.send({ method: 'GET', url: url(serverlessRoutes.workers(endpointId)), idempotent: true, route: { kind: 'health', endpointId }, ...options }, ListEndpointWorkersResponse);
+    },
+    ...serverlessWrites(http, url),
   };
 }

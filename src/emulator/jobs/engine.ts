@@ -205,7 +205,7 @@ export class Engine {
   private step(): void {
     if (this.closed) return;
     const t = this.t;
-    if (this.hooks.onIdleBilled) billIdleTime(this.workers, this.s.workersMin, t, this.hooks.onIdleBilled);
+    billIdleTime(this.workers, this.s.billAlwaysOn ? this.s.workersMin : 0, t, this.hooks.onIdleBilled);
     for (const w of this.workers) {
       if (w.status === 'initializing' && w.readyAtMs !== undefined && w.readyAtMs <= t) this.becomeReady(w);
       for (const job of [...w.jobs]) {

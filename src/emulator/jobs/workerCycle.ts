@@ -4,8 +4,9 @@
 //   a release), leaves as it cycles: an idle or starting one at once, a running one once its jobs are done
 //   (`retiring`). Running jobs are never cut short, and no worker is started above workersMax.
 // - always-on workers are billed while they are up: the platform bills active (workersMin) workers all the time,
-//   not only while they run jobs. Idle time of up to workersMin idle workers is billed as it passes; a flex
-//   worker's idle timeout is not (docs/emulator.md, "Billing").
+//   not only while they run jobs. Idle time of up to workersMin idle workers is billed as it passes (for an
+//   endpoint with billAlwaysOn: every one the REST API created or changed); a flex worker's idle timeout is not
+//   (docs/emulator.md, "Cost").
 import type { EngineWorker } from './workerDriver';
 
 /** Stops or retires the workers that must go; `drop` removes one now. */
@@ -31,15 +32,16 @@ export function cycleWorkers(
   }
 }
 
-/** Bills the idle time of up to `workersMin` idle workers, each from where its billing stopped up to `t`. */
-export function billIdleTime(workers: readonly EngineWorker[], workersMin: number, t: number, bill: (ms: number, atMs: number) => void): void {
-  if (workersMin <= 0) return;
-  let billed = 0;
+/**
+ * Bills the idle time of up to `billed` idle workers, each from where its billing stopped up to `t`. Every idle
+ * worker's mark moves to `t` even when none is billed, so turning the billing on never bills the time before.
+ */
+export function billIdleTime(workers: readonly EngineWorker[], billed: number, t: number, bill: ((ms: number, atMs: number) => void) | undefined): void {
+  let count = 0;
   for (const w of workers) {
-    if (w.status !== 'idle' || billed >= workersMin) continue;
-    billed++;
+    if (w.status !== 'idle') continue;
     const from = Math.max(w.idleSinceMs, w.idleBilledToMs ?? w.idleSinceMs);
-    if (t > from) bill(t - from, t);
+    if (bill && count++ < billed && t > from) bill(t - from, t);
     w.idleBilledToMs = t;
   }
 }

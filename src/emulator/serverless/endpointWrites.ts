@@ -50,7 +50,7 @@ export function createEndpoint(account: Account, body: CreateEndpointRequest, te
   const id = newId(8, (x) => account.endpoints.has(x));
   const workers = body.workers ?? {};
   const endpoint = EndpointConfig.parse({
-    id, name: body.name, kind: kindOfImage(container.image),
+    id, name: body.name, kind: kindOfImage(container.image), billAlwaysOn: true,
     workersMin: workers.min ?? 0, workersMax: workers.max ?? 3,
     // The reference's create defaults: idleTimeout 10 s, timeout 300000 ms.
     idleTimeoutMs: (workers.idleTimeout ?? 10) * 1000,
@@ -90,6 +90,8 @@ function same(a: unknown, b: unknown): boolean {
 
 /** Applies a checked PATCH body; a container change cuts a release. */
 export function updateEndpoint(endpoint: EndpointConfig, record: EndpointRecord, body: UpdateEndpointRequest, template: Template | undefined, nowMs: number): void {
+  // Managed through the API from now on: billed as the platform bills (its always-on workers while they are up).
+  endpoint.billAlwaysOn = true;
   if (body.name !== undefined) endpoint.name = body.name;
   if (body.workers?.min !== undefined) endpoint.workersMin = body.workers.min;
   if (body.workers?.max !== undefined) endpoint.workersMax = body.workers.max;

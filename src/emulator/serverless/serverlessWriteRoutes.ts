@@ -75,6 +75,7 @@ export async function handleEndpointWrite(
   const template = templateOf(p, body, errors);
   const current = { workersMin: endpoint.workersMin, workersMax: endpoint.workersMax, pools: endpoint.gpuPools, family: record.gpu ? 'gpu' as const : 'cpu' as const };
   refuse(errors, bodyProblems(body, current), 'update');
+  ctx.jobs.reconfigure(endpoint); // up to now on the old settings first: the new ones apply from this instant
   updateEndpoint(endpoint, record, UpdateEndpointRequest.parse(body), template, ctx.nowMs);
   ctx.jobs.reconfigure(endpoint);
   sendJson(res, 200, endpointView(endpoint, account.usage, originOf(req), ctx.nowMs));
