@@ -48,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
   });
   let jobs: JobRunnerApi | undefined;
   activateFeature('Job runner', () => {
-    const feature = registerJobRunner({ context, connection, settings, logger, sidebarEndpoints: () => endpoints, billingReader });
+    const feature = registerJobRunner({ context, connection, settings, logger, sidebarEndpoints: () => endpoints, billingReader, workerLogsChannel: () => localWorker?.logs });
     jobs = feature.api;
     return feature.disposables;
   });

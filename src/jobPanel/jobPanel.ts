@@ -33,6 +33,9 @@ export interface PanelActions {
   retryWait(key: string): WaitLike | undefined;
   /** A job's wait began, ticked or ended. */
   onDidChangeWaits: vscode.Event<void>;
+  /** The lines of the worker that runs the job (hosted worker logs, issue 28), and when they grow. */
+  workerLogs?(key: string): readonly string[] | undefined;
+  onDidChangeWorkerLogs?: vscode.Event<string>;
 }
 
 interface OpenPanel {
@@ -80,6 +83,7 @@ export class JobPanels implements vscode.Disposable {
           if (this.actions.retryWait(open.key)?.until !== open.last?.retryWait?.until) void this.update(open.key);
         }
       }),
+      ...(actions.onDidChangeWorkerLogs ? [actions.onDidChangeWorkerLogs((key) => void this.update(key))] : []),
       vscode.window.registerWebviewPanelSerializer(JOB_PANEL_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state) => this.restore(panel, state),
       }),
@@ -227,6 +231,7 @@ export class JobPanels implements vscode.Disposable {
       running: this.actions.isRunning(open.key),
       retryWait: this.actions.retryWait(open.key),
       errorActions: this.actions.errorActions(open.key),
+      workerLogs: this.actions.workerLogs?.(open.key),
       jobJson: open.jobJson ?? (isFinished(record) ? undefined : { input: record.input }),
       isAllowedFile: (uri) => roots.some((r) => uri.toString().startsWith(`${r}/`)),
     });

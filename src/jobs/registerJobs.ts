@@ -21,6 +21,7 @@ import { JobActions, registerJobCommands } from './jobCommands';
 import { WorkspaceOutputsWriter } from './jobOutputs';
 import { LocalStatus, type JobRecord } from './jobRecord';
 import { describeJob } from '../core/jobs/jobLife';
+import { HostedWorkerLogs } from './hostedWorkerLogs';
 import { JobRunner } from './jobRunner';
 import type { ClientSource, JobPriceSource } from './runnerTypes';
 import { sharedEndpointPrices } from '../core/cost';
@@ -35,6 +36,8 @@ const STREAMING_KEY = 'serverlessGpu.streamingEndpoints';
 
 export interface JobRunnerApi {
   runner: JobRunner;
+  /** Hosted worker logs of running jobs (issue 28). */
+  workerLogs: HostedWorkerLogs;
   history: HistoryStore;
   panels: JobPanels;
   actions: JobActions;
@@ -65,6 +68,8 @@ export interface JobRunnerDeps {
   sidebarEndpoints?: () => EndpointsServices | undefined;
   /** The extension's billing reader (its worker thread), for the clients the test API hands out. */
   billingReader?: BillingReader;
+  /** The Worker Logs channel, where hosted worker logs go too (issue 28). */
+  workerLogsChannel?: () => { append(text: string): void } | undefined;
 }
 
 export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Disposable[]; api: JobRunnerApi } {
@@ -90,6 +95,10 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   const codeLens = new InputCodeLensProvider(memory);
 
   let actions: JobActions | undefined;
+  const workerLogs = new HostedWorkerLogs({
+    history, isRunning: (key) => runner.isRunning(key), getClient: () => clientSource.getClient(),
+    channel: () => deps.workerLogsChannel?.(), logger,
+  });
   const panels = new JobPanels(
     context.extensionUri,
     history,
@@ -104,6 +113,8 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
       outputRoots: () => outputs.roots(),
       retryWait: (key) => runner.retryWait(key),
       onDidChangeWaits: runner.onDidChangeWaits,
+      workerLogs: (key) => workerLogs.linesOf(key),
+      onDidChangeWorkerLogs: workerLogs.onDidAppend,
     },
     logger,
   );
@@ -119,6 +130,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   const patternChanged = new vscode.EventEmitter<void>();
   const disposables: vscode.Disposable[] = [
     history,
+    workerLogs,
     runner,
     diagnostics,
     panels,
@@ -164,6 +176,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
 
   const api: JobRunnerApi = {
     runner,
+    workerLogs,
     history,
     panels,
     actions,

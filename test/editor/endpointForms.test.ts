@@ -44,6 +44,8 @@ function formsConfig(): EmulatorConfigInput {
         { id: 'ef-max', name: 'Under load', ...clocked, workersMax: 3 },
         { id: 'ef-roll', name: 'Rolling', ...clocked, workersMin: 2, workersMax: 2 },
         { id: 'ef-refused', name: 'Not yours to change', ...clocked },
+        // Real-time jobs: the worker's logs are followed while it runs.
+        { id: 'ef-logs', name: 'Logs', kind: 'echo', queueMs: 0, executionMs: 6000, workersMax: 1 },
       ],
     }],
   };
@@ -54,6 +56,7 @@ interface Asked { message: string; detail: string; action: string }
 suite('endpoint forms: edit, create, delete against the emulator', () => {
   let api: SidebarTestApi;
   let jobs: JobRunnerApi;
+  let channelLines: () => readonly string[];
   let emulator: RunningEmulator;
   const asked: Asked[] = [];
   let answer = true;
@@ -84,9 +87,10 @@ suite('endpoint forms: edit, create, delete against the emulator', () => {
   }
 
   suiteSetup(async () => {
-    const exported = (await activateExtension()).exports as { sidebar: SidebarTestApi; jobs: JobRunnerApi };
+    const exported = (await activateExtension()).exports as { sidebar: SidebarTestApi; jobs: JobRunnerApi; localWorker: { logs: { shown: string[] } } };
     api = exported.sidebar;
     jobs = exported.jobs;
+    channelLines = () => exported.localWorker.logs.shown;
     assert.ok(api?.endpoints && api.endpointForms && jobs, 'test hooks are returned in test mode');
     emulator = await startEmulator({ host: '127.0.0.1', port: 0, admin: true, config: formsConfig() });
     jobs.useClientSource(undefined);
@@ -311,5 +315,21 @@ suite('endpoint forms: edit, create, delete against the emulator', () => {
     assert.deepEqual(await endpoint('ef-refused'), before, 'the endpoint unchanged');
     assert.equal((await call('GET', '/v2/templates')).json.templates.length, templatesBefore, 'no template made');
     assert.equal((await call('GET', '/v2/serverless')).json.endpoints.filter((e: { name: string }) => e.name === 'nope').length, 0, 'no endpoint made');
+  });
+
+  test('a hosted worker\'s logs follow beside its job: live in its panel and the Worker Logs channel, stopped when it ends', async () => {
+    const record = await waits.runFile('ef-logs.input.json', 'ef-logs', { input: { prompt: 'logs' } });
+    const jobId = await eventually(() => jobs.history.get(record.key)?.jobId, 'the job id');
+    await waits.showPanel(record.key);
+    await waitForSelector(`#worker-logs:has-text("job ${jobId} started")`, { inWebview: true, timeoutMs: 20_000 });
+    assert.ok(jobs.runner.isRunning(record.key), 'the line arrived while the job runs');
+    assert.match(await textContent('.worker-logs h2', { inWebview: true }), /Worker logs \(live\)/);
+    assert.ok(channelLines().some((l) => l.includes(`job ${jobId} started`)), 'the Worker Logs channel has it too');
+    await screenshot('hosted-worker-logs', { docs: true });
+    const done = await waits.finished(record.key);
+    assert.equal(done.status, 'COMPLETED');
+    await waitForSelector(`#worker-logs:has-text("job ${jobId} done in")`, { inWebview: true });
+    await eventually(() => !jobs.workerLogs.isFollowing(record.key) || undefined, 'the follow to stop after the job ended');
+    await waitForSelector('.worker-logs h2:text-is("Worker logs")', { inWebview: true });
   });
 });
