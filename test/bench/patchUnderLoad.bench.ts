@@ -5,8 +5,9 @@
 // - jobs run twice: the endpoint's billed execution seconds / one job's time, minus the job count (a job run
 //   twice would be billed twice; the endpoint has no cold start and no always-on worker, so nothing else is
 //   billed), must be 0;
-// - the status route's p99 while the jobs run and the PATCHes land, against its p99 on the same emulator idle
-//   (before and after): target at most 2x.
+// - the status route's p99 while the jobs run and the PATCHes land, against its p99 on the same emulator idle:
+//   target at most 2x. The idle p99 is the median of three idle windows (two before, one after), so a burst of
+//   load from the machine's other users during one window does not decide the ratio alone.
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { startEmulator } from '../emulator/harness';
@@ -18,7 +19,7 @@ const EXECUTION_MS = 200;
 const GPU_PER_SECOND = 0.001;
 const SUBMIT_CONCURRENCY = 16;
 const PROBE_CONCURRENCY = 4;
-const IDLE_PROBES = 1500;
+const IDLE_PROBES = 1000;
 const KEY = 'bench-key';
 const ID = 'pul';
 
@@ -86,7 +87,7 @@ export default async function patchUnderLoadBench(ctx: BenchContext): Promise<vo
     if (first.status !== 'COMPLETED') throw new Error(`runsync: ${JSON.stringify(first)}`);
     const idleProbe = (): Promise<number[]> => probe(agent, (id) => `${base}/status/${id}`, () => first.id, () => false, IDLE_PROBES);
     await probe(agent, (id) => `${base}/status/${id}`, () => first.id, () => false, 500); // warm-up
-    const idle = await idleProbe();
+    const idleWindows = [await idleProbe(), await idleProbe()];
     const billedBefore = await billed();
 
     const ids: string[] = [];
@@ -123,18 +124,20 @@ export default async function patchUnderLoadBench(ctx: BenchContext): Promise<vo
     const lastEnd = Date.now() - t0;
     running = false;
     const during = await busy;
-    idle.push(...(await idleProbe()));
+    idleWindows.push(await idleProbe());
+    const idleP99s = idleWindows.map(p99).sort((a, b) => a - b);
+    const idleP99 = idleP99s[1]!;
     const releases = await call(agent, `${emu.url}/v2/serverless/${ID}/releases`);
     const runs = Math.round(((await billed()) - billedBefore) / GPU_PER_SECOND / (EXECUTION_MS / 1000));
 
-    ctx.log(`patchUnderLoad: ${JOBS} jobs, ${PATCHES} PATCHes (p99 ${p99(patchLat).toFixed(1)} ms), ${completed} COMPLETED, ${wrongOutput} with another output, ${runs} billed runs, ${releases.releases.length} releases, last end after ${lastEnd} ms; status p99 idle ${p99(idle).toFixed(1)} ms (${idle.length}), under load ${p99(during).toFixed(1)} ms (${during.length})`);
+    ctx.log(`patchUnderLoad: ${JOBS} jobs, ${PATCHES} PATCHes (p99 ${p99(patchLat).toFixed(1)} ms), ${completed} COMPLETED, ${wrongOutput} with another output, ${runs} billed runs, ${releases.releases.length} releases, last end after ${lastEnd} ms; status p99 idle ${idleP99s.map((x) => x.toFixed(1)).join(' / ')} ms (${IDLE_PROBES} each), under load ${p99(during).toFixed(1)} ms (${during.length})`);
     ctx.report('emulator.patchUnderLoad.jobs', JOBS, 'jobs');
     ctx.report('emulator.patchUnderLoad.lost', JOBS - completed + wrongOutput, 'jobs');
     ctx.report('emulator.patchUnderLoad.runTwice', runs - JOBS, 'jobs');
     ctx.report('emulator.patchUnderLoad.patches', patchLat.length, 'requests');
     ctx.report('emulator.patchUnderLoad.releases', releases.releases.length, 'releases');
-    ctx.report('emulator.patchUnderLoad.statusP99IdleMs', Math.round(p99(idle) * 100) / 100, 'ms');
-    ctx.report('emulator.patchUnderLoad.statusP99Ms', Math.round(p99(during) * 100) / 100, 'ms', { name: 'emulator.patchUnderLoad.statusP99IdleMs', value: Math.round(p99(idle) * 100) / 100 });
+    ctx.report('emulator.patchUnderLoad.statusP99IdleMs', Math.round(idleP99 * 100) / 100, 'ms');
+    ctx.report('emulator.patchUnderLoad.statusP99Ms', Math.round(p99(during) * 100) / 100, 'ms', { name: 'emulator.patchUnderLoad.statusP99IdleMs', value: Math.round(idleP99 * 100) / 100 });
   } finally {
     agent.destroy();
     await emu.stop();

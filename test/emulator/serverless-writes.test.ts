@@ -189,6 +189,31 @@ describe('scopes: a key without endpoints:write', () => {
   });
 });
 
+describe('the door of the new routes', () => {
+  test('no key is 401 with a Bearer challenge on every route, as documented', async () => {
+    const routes: Array<[string, string, string]> = [
+      ['POST', '/v2/serverless', '/v2/serverless'], ['PATCH', '/v2/serverless/sw-edit', '/v2/serverless/{id}'],
+      ['DELETE', '/v2/serverless/sw-edit', '/v2/serverless/{id}'], ['GET', '/v2/serverless/sw-edit/releases', '/v2/serverless/{id}/releases'],
+      ['GET', '/v2/serverless/sw-edit/workers/w/logs', '/v2/serverless/{id}/workers/{workerId}/logs'], ['GET', '/v2/templates', '/v2/templates'],
+      ['POST', '/v2/templates', '/v2/templates'], ['GET', '/v2/templates/x', '/v2/templates/{id}'], ['GET', '/v2/catalog/gpus', '/v2/catalog/gpus'],
+    ];
+    for (const [method, path, doc] of routes) {
+      const r = await call(method, path, method === 'GET' || method === 'DELETE' ? undefined : {}, { key: undefined });
+      assertDocumented(r, method, doc);
+      assertProblem(r, 401);
+      assert.match(String(r.headers['www-authenticate']), /^Bearer/);
+    }
+  });
+
+  test('a method a route does not have is 405 naming the ones it has', async () => {
+    for (const [path, allow] of [['/v2/templates', 'GET, POST'], ['/v2/templates/x', 'GET, PATCH, DELETE'], ['/v2/catalog/gpus', 'GET'], ['/v2/serverless/x/releases', 'GET']]) {
+      const r = await call('PUT', path!, {});
+      assertProblem(r, 405);
+      assert.equal(r.headers.allow, allow);
+    }
+  });
+});
+
 describe('DELETE /v2/serverless/<id>', () => {
   test('204 with no body; it is gone from the list and its job routes', async () => {
     const ep = await create('short-lived', { workers: { min: 0, max: 0 } });
