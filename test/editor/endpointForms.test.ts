@@ -16,7 +16,7 @@ import type { DeleteOutcome } from '../../src/endpointForms/endpointLifecycle';
 import { FormCommands } from '../../src/endpointForms/registerEndpointForms';
 import { formValuesOf, type FormValues } from '../../src/endpointForms/settingRanges';
 import { settingsOf } from '../../src/core/serverless/endpointEdit';
-import { click, press, property, screenshot, textContent, typeText, waitForSelector } from './support/driver';
+import { answerQuickInput, click, pickQuickPickItem, press, property, quickPickItem, screenshot, textContent, typeText, waitForSelector } from './support/driver';
 import { activateExtension, eventually } from './support/extension';
 import { jobWaits } from './support/jobWaits';
 import { resetSidebar, useTestProfile } from './sidebarFixtures';
@@ -296,6 +296,24 @@ suite('endpoint forms: edit, create, delete against the emulator', () => {
       assert.equal(out.deleted, true);
       assert.equal((await call('GET', `/v2/serverless/${id}`)).status, 404);
     }
+  });
+
+  test('New Endpoint… asks from, name and pools (each with its catalog price) and creates with the platform\'s defaults', async () => {
+    const pending = vscode.commands.executeCommand(FormCommands.newEndpoint);
+    await pickQuickPickItem('From an image…', { title: 'New Endpoint (1/3): from' });
+    await answerQuickInput('my-org/asked:3', { title: 'New Endpoint (1/3): image' });
+    await answerQuickInput('asked-endpoint', { title: 'New Endpoint (2/3): name' });
+    await waitForSelector('.quick-input-widget:not([style*="display: none"]) .quick-input-title:has-text("New Endpoint (3/3)")');
+    await waitForSelector(`${quickPickItem('AMPERE_16')}:has-text("$0.576/h per GPU")`);
+    await press('Enter'); // the first pool, picked for you
+    const created = (await pending) as { id: string } | undefined;
+    assert.ok(created?.id, 'created');
+    const e = await endpoint(created.id);
+    assert.equal(e.name, 'asked-endpoint');
+    assert.equal(e.image, 'my-org/asked:3');
+    assert.deepEqual(e.gpu.pools, ['AMPERE_16']);
+    assert.deepEqual([e.workers.min, e.workers.max, e.workers.idleTimeout, e.timeout], [0, 3, 10, 300_000]);
+    assert.equal((await vscode.commands.executeCommand(FormCommands.deleteEndpoint, created.id) as DeleteOutcome).deleted, true);
   });
 
   test('keys without write access are refused on every write, said plainly, and nothing changes', async () => {
