@@ -48,7 +48,12 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
   });
   let jobs: JobRunnerApi | undefined;
   activateFeature('Job runner', () => {
-    const feature = registerJobRunner({ context, connection, settings, logger, sidebarEndpoints: () => endpoints, billingReader, workerLogsChannel: () => localWorker?.logs });
+    const feature = registerJobRunner({ context, connection, settings, logger, sidebarEndpoints: () => endpoints, billingReader,
+      // Hosted worker logs go to the Worker Logs channel too, except a locally served worker's: it prints there already.
+      workerLogsChannel: (service, endpointId) => {
+        const served = localWorker?.server.served;
+        return served && served.origin === service && served.endpointId === endpointId ? undefined : localWorker?.logs;
+      } });
     jobs = feature.api;
     return feature.disposables;
   });

@@ -25,8 +25,11 @@ export interface HostedWorkerLogsDeps {
   history: HistoryStore;
   isRunning(key: string): boolean;
   getClient(): Promise<ServiceClient | undefined>;
-  /** The Worker Logs channel (undefined: the channel's feature did not start). */
-  channel(): { append(text: string): void } | undefined;
+  /**
+   * The Worker Logs channel for a job of `endpointId` on `service` (undefined: none, or the channel already
+   * follows that worker itself: a locally served worker prints there through its own follower).
+   */
+  channel(service: string, endpointId: string): { append(text: string): void } | undefined;
   logger: Logger;
 }
 
@@ -138,14 +141,14 @@ export class HostedWorkerLogs implements vscode.Disposable {
     const ctl = new AbortController();
     this.follows.set(record.key, { workerId, ctl });
     const job = (record.jobId ?? '').replace(/^sync-/, '').slice(0, 8);
-    this.append(record.key, `── worker ${workerId}, job ${job} ──`);
     const since = sinceOf(record);
     void (async () => {
       const client = await this.deps.getClient();
       if (!client || ctl.signal.aborted) return;
+      this.append(record.key, `── worker ${workerId}, job ${job} ──`, client.settings.billingBaseUrl, record.endpointId);
       const onLine = (e: WorkerLogEvent): void => {
         const time = e.ts.slice(11, 19);
-        this.append(record.key, `${time} [${workerId} ${job}] ${e.source === 'system' ? '(system) ' : ''}${e.line}`);
+        this.append(record.key, `${time} [${workerId} ${job}] ${e.source === 'system' ? '(system) ' : ''}${e.line}`, client.settings.billingBaseUrl, record.endpointId);
       };
       await followWorkerLogs(client.settings, record.endpointId, workerId, { since }, onLine, { signal: ctl.signal });
     })().catch((e: unknown) => {
@@ -155,12 +158,12 @@ export class HostedWorkerLogs implements vscode.Disposable {
     });
   }
 
-  private append(key: string, text: string): void {
+  private append(key: string, text: string, service?: string, endpointId?: string): void {
     const lines = this.lines.get(key) ?? [];
     lines.push(text);
     if (lines.length > MAX_LINES) lines.splice(0, lines.length - MAX_LINES);
     this.lines.set(key, lines);
-    this.deps.channel()?.append(text);
+    if (service && endpointId) this.deps.channel(service, endpointId)?.append(text);
     this.pending.add(key);
     this.timer ??= setTimeout(() => {
       this.timer = undefined;

@@ -69,7 +69,7 @@ export interface JobRunnerDeps {
   /** The extension's billing reader (its worker thread), for the clients the test API hands out. */
   billingReader?: BillingReader;
   /** The Worker Logs channel, where hosted worker logs go too (issue 28). */
-  workerLogsChannel?: () => { append(text: string): void } | undefined;
+  workerLogsChannel?: (service: string, endpointId: string) => { append(text: string): void } | undefined;
 }
 
 export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Disposable[]; api: JobRunnerApi } {
@@ -97,7 +97,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   let actions: JobActions | undefined;
   const workerLogs = new HostedWorkerLogs({
     history, isRunning: (key) => runner.isRunning(key), getClient: () => clientSource.getClient(),
-    channel: () => deps.workerLogsChannel?.(), logger,
+    channel: (service, endpointId) => deps.workerLogsChannel?.(service, endpointId), logger,
   });
   const panels = new JobPanels(
     context.extensionUri,
