@@ -21,8 +21,9 @@ const steps = [
   { name: 'unit tests', cmd: 'node', args: ['scripts/run-node-tests.mjs', 'test/unit'], kind: 'node-test' },
   // The emulator as a separate process (dist/emulator.js from the build above), over real HTTP (issue 3).
   { name: 'emulator conformance', cmd: 'node', args: ['scripts/run-node-tests.mjs', 'test/emulator'], kind: 'node-test' },
-  // The platform's own JS client (npm runpod-sdk, pinned) against the emulator CLI (issue 9).
-  { name: 'runpod-sdk against the emulator', cmd: 'node', args: ['scripts/run-node-tests.mjs', 'test/sdk'], kind: 'node-test' },
+  // The platform's own JS client (npm runpod-sdk, pinned) against the emulator CLI (issue 9), and its MCP server
+  // (npm @runpod/mcp-server, pinned) managing endpoints and templates through the REST v2 routes (issue 28).
+  { name: 'runpod-sdk and the MCP server against the emulator', cmd: 'node', args: ['scripts/run-node-tests.mjs', 'test/sdk'], kind: 'node-test' },
   // Issue 14: the project's Python venv (.venv-worker, runpod pinned), then the suites that need it. Exit 3 means
   // no python3 on this machine: those suites are skipped with that reason (with CI=true the script fails instead).
   { name: 'Python venv (runpod 1.12.0)', cmd: 'node', args: ['scripts/python-env.mjs'], kind: 'step', skipsPythonOn: 3 },

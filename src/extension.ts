@@ -11,6 +11,7 @@ import { createServiceClient } from './core/http/client';
 import { createWorkerBillingReader } from './core/billing/billingReader';
 import { registerConnection, type ConnectionServices } from './connection/registerConnection';
 import { registerEndpoints, type EndpointsServices } from './endpoints/registerEndpoints';
+import { registerEndpointForms, type EndpointFormsApi } from './endpointForms/registerEndpointForms';
 import { registerJobRunner, type JobRunnerApi } from './jobs/registerJobs';
 import { registerLocalWorker, type LocalWorkerApi } from './localWorker/registerLocalWorker';
 
@@ -39,9 +40,20 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
   const { connection, statusBar } = shared;
   let endpoints: EndpointsServices | undefined;
   activateFeature('Endpoints', () => void (endpoints = registerEndpoints(context, connection, statusBar, logger)));
+  let endpointForms: EndpointFormsApi | undefined;
+  activateFeature('Endpoint forms', () => {
+    const feature = registerEndpointForms(context, connection, () => endpoints, logger);
+    endpointForms = feature.api;
+    return feature.disposables;
+  });
   let jobs: JobRunnerApi | undefined;
   activateFeature('Job runner', () => {
-    const feature = registerJobRunner({ context, connection, settings, logger, sidebarEndpoints: () => endpoints, billingReader });
+    const feature = registerJobRunner({ context, connection, settings, logger, sidebarEndpoints: () => endpoints, billingReader,
+      // Hosted worker logs go to the Worker Logs channel too, except a locally served worker's: it prints there already.
+      workerLogsChannel: (service, endpointId) => {
+        const served = localWorker?.server.served;
+        return served && served.origin === service && served.endpointId === endpointId ? undefined : localWorker?.logs;
+      } });
     jobs = feature.api;
     return feature.disposables;
   });
@@ -67,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
   const took = (performance.now() - started).toFixed(2);
   logger.info(`activated ${context.extension.id} ${String(context.extension.packageJSON.version)} in ${vscode.env.appName} (activate took ${took} ms)`);
   // Test hooks for the real-editor suites only: never part of the API in a user's editor.
-  return context.extensionMode === vscode.ExtensionMode.Test ? { sidebar: { connection, statusBar, endpoints }, jobs, localWorker } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { sidebar: { connection, statusBar, endpoints, endpointForms }, jobs, localWorker } : undefined;
 }
 
 /** What the sidebar's real-editor tests reach through `activate()`'s return value (test mode only). */
@@ -75,6 +87,7 @@ export interface SidebarTestApi {
   connection: ReturnType<typeof registerConnection>['connection'];
   statusBar: ReturnType<typeof registerConnection>['statusBar'];
   endpoints: EndpointsServices | undefined;
+  endpointForms: EndpointFormsApi | undefined;
 }
 
 export function deactivate(): void {}

@@ -174,6 +174,16 @@ function render(job: PanelJob, fromHost: boolean): void {
     root.append(section);
   }
 
+  // The logs of the worker that runs the job: live while it runs, kept when it ends.
+  if (job.workerLogs?.length) {
+    const section = el('section', 'worker-logs');
+    section.append(el('h2', undefined, job.running ? 'Worker logs (live)' : 'Worker logs'));
+    const text = el('pre', 'worker-logs-text', job.workerLogs.join('\n'));
+    text.id = 'worker-logs';
+    section.append(text);
+    root.append(section);
+  }
+
   const used = new Map<string, string>();
   if (job.outputs.length) root.append(renderOutputs(job.outputs, { send, source: (o) => mediaSource(o, fromHost, used) }));
   // blob: URLs of outputs no longer shown are released.

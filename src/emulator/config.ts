@@ -15,8 +15,10 @@ import { WORKER_SHAPE_KINDS } from './demo/workerShapes';
 export const ENDPOINT_KINDS = ['image', 'public-image', 'public-video', 'public-audio', 'echo', 'llm', 'worker', ...WORKER_SHAPE_KINDS] as const;
 export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
 
-// endpoints:read (our addition, issue 9): the REST endpoint list and workers, GET /v2/serverless...
-export const SCOPES = ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read'] as const;
+// endpoints:read (our addition, issue 9): the REST endpoint list and workers, GET /v2/serverless..., and (issue 28)
+// releases, worker logs, templates and the GPU catalog. endpoints:write (issue 28): every write of those routes
+// (create, update, delete an endpoint or a template); a key without it gets 403 and nothing changes.
+export const SCOPES = ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read', 'endpoints:write'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const DEFAULT_QUEUE_MS = 500;
@@ -40,6 +42,7 @@ export const EndpointConfig = z.looseObject({
     // The REST list (GET /v2/serverless/<id>) and the job routes (/v2/<endpoint>/...) share one origin here,
     // unlike the real hosts: an endpoint called "serverless" would make /v2/serverless/health mean two things.
     z.refine((id) => id !== 'serverless', 'is reserved: "serverless" is the REST endpoint list route (GET /v2/serverless)'),
+    z.refine((id) => id !== 'templates' && id !== 'catalog', 'is reserved: /v2/templates and /v2/catalog are REST routes'),
   ),
   /** The human name shown by GET /v2/serverless (default: the id). */
   name: z.optional(z.string().check(z.minLength(1))),

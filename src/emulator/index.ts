@@ -14,6 +14,7 @@ import { RateLimiter } from './http/rateLimiter';
 import { createEmulatorServer } from './http/server';
 import { defaultScale, generateUsage } from './billing/syntheticUsage';
 import { WorkerRegistry } from './workers/process/workerRegistry';
+import { endpointVersion } from './serverless/endpointStore';
 
 export { EmulatorClock } from './clock';
 export { ConfigError, EmulatorConfigSchema, loadConfigFile, parseConfig } from './config';
@@ -86,8 +87,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const store = new BillingStore();
   const keys = new KeyRing();
   const owners = new Map<EndpointConfig, Account>();
+  const accounts: Account[] = [];
   for (const user of config.users) {
     const account: Account = { id: user.id, endpoints: new Map(user.endpoints.map((e) => [e.id, e])), usage: store.forUser(user.id) };
+    accounts.push(account);
     for (const e of user.endpoints) owners.set(e, account);
     for (const k of user.keys) keys.add(k, account);
     loadUsage(user, account, clock.now());
@@ -96,7 +99,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   let origin = '';
   const files = new FileStore(clock);
   const workers = new WorkerRegistry(() => origin);
-  const jobs = new JobQueue({ clock, retentionMs: config.retentionMinutes * 60_000, files, origin: () => origin, log: options.log, workers, ownerOf: (e) => owners.get(e) });
+  const jobs = new JobQueue({ clock, retentionMs: config.retentionMinutes * 60_000, files, origin: () => origin, log: options.log, workers,
+    // An endpoint created through the REST API (serverless/endpointWrites.ts) is in its account's map only.
+    ownerOf: (e) => owners.get(e) ?? accounts.find((a) => a.endpoints.get(e.id) === e),
+    versionOf: endpointVersion,
+  });
   const faults = new FaultQueue();
   const stopping = new AbortController();
   const sweep = (): void => {

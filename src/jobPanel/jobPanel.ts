@@ -34,6 +34,9 @@ export interface PanelActions {
   retryWait(key: string): WaitLike | undefined;
   /** A job's wait began, ticked or ended. */
   onDidChangeWaits: vscode.Event<void>;
+  /** The lines of the worker that runs the job (hosted worker logs, issue 28), and when they grow. */
+  workerLogs?(key: string): readonly string[] | undefined;
+  onDidChangeWorkerLogs?: vscode.Event<string>;
 }
 
 interface OpenPanel {
@@ -81,6 +84,7 @@ export class JobPanels implements vscode.Disposable {
           if (this.actions.retryWait(open.key)?.until !== open.last?.retryWait?.until) void this.update(open.key);
         }
       }),
+      ...(actions.onDidChangeWorkerLogs ? [actions.onDidChangeWorkerLogs((key) => void this.update(key))] : []),
     );
   }
 
@@ -113,13 +117,9 @@ export class JobPanels implements vscode.Disposable {
   }
 
   /** The job whose panel is the active editor (Compare with… from the panel's title bar starts from it). */
-  activeKey(): string | undefined {
-    return [...this.panels].find(([, open]) => open.panel.active)?.[0];
-  }
+  activeKey(): string | undefined { return [...this.panels].find(([, open]) => open.panel.active)?.[0]; }
 
-  isVisible(key: string): boolean {
-    return this.panels.get(key)?.panel.visible ?? false;
-  }
+  isVisible(key: string): boolean { return this.panels.get(key)?.panel.visible ?? false; }
 
   /** True once the job's webview has said `ready` (its script runs and listens). */
   isReady(key: string): boolean {
@@ -136,9 +136,7 @@ export class JobPanels implements vscode.Disposable {
     return [...(this.panels.get(key)?.sentFiles ?? [])];
   }
 
-  openKeys(): string[] {
-    return [...this.panels.keys()];
-  }
+  openKeys(): string[] { return [...this.panels.keys()]; }
 
   /** Reattaches a panel after a reload (the serializer, registered at activation by registerJobs.ts, calls this with the webview's saved state). */
   async restore(panel: vscode.WebviewPanel, rawState: unknown): Promise<void> {
@@ -230,6 +228,7 @@ export class JobPanels implements vscode.Disposable {
       running: this.actions.isRunning(open.key),
       retryWait: this.actions.retryWait(open.key),
       errorActions: this.actions.errorActions(open.key),
+      workerLogs: this.actions.workerLogs?.(open.key),
       jobJson: open.jobJson ?? (isFinished(record) ? undefined : { input: record.input }),
       isAllowedFile: (uri) => roots.some((r) => uri.toString().startsWith(`${r}/`)),
     });

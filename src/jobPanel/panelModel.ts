@@ -16,6 +16,7 @@ export function toPanelJob(
     webview: vscode.Webview; running: boolean; errorActions: ErrorAction[]; jobJson?: unknown; isAllowedFile: (uri: vscode.Uri) => boolean;
     /** The wait before the next retry of this job's request, while there is one (issue 12). */
     retryWait?: WaitLike;
+    workerLogs?: readonly string[];
   },
 ): PanelJob {
   const src = (file: string | undefined): string | undefined => {
@@ -78,6 +79,7 @@ export function toPanelJob(
     note: record.note,
     outputsFolder: record.outputsFolder ? vscode.workspace.asRelativePath(vscode.Uri.parse(record.outputsFolder)) : undefined,
     outputs,
+    workerLogs: options.workerLogs?.length ? [...options.workerLogs] : undefined,
     jobJson: options.jobJson === undefined ? undefined : JSON.stringify(abbreviate(options.jobJson), null, 2),
   };
 }

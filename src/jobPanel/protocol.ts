@@ -80,6 +80,8 @@ export const PanelJob = z.strictObject({
   note: z.optional(z.string()),
   outputsFolder: z.optional(z.string()),
   outputs: z.array(PanelOutput),
+  /** The logs of the worker that ran the job, followed while it runs (hosted worker logs, issue 28). */
+  workerLogs: z.optional(z.array(z.string())),
   jobJson: z.optional(z.string()),
 });
 export type PanelJob = z.infer<typeof PanelJob>;

@@ -23,6 +23,7 @@ import { JobActions, registerJobCommands } from './jobCommands';
 import { WorkspaceOutputsWriter } from './jobOutputs';
 import { LocalStatus, type JobRecord } from './jobRecord';
 import { describeJob } from '../core/jobs/jobLife';
+import { HostedWorkerLogs } from './hostedWorkerLogs';
 import { JobRunner } from './jobRunner';
 import type { ClientSource, JobPriceSource } from './runnerTypes';
 import { sharedEndpointPrices } from '../core/cost';
@@ -41,6 +42,8 @@ const DURATIONS_SAVE_MS = 2000;
 
 export interface JobRunnerApi {
   runner: JobRunner;
+  /** Hosted worker logs of running jobs (issue 28). */
+  workerLogs: HostedWorkerLogs;
   history: HistoryStore;
   /** The job panels: their room (dist/rooms.js) is loaded on first use. */
   readonly panels: JobPanels;
@@ -74,6 +77,8 @@ export interface JobRunnerDeps {
   sidebarEndpoints?: () => EndpointsServices | undefined;
   /** The extension's billing reader (its worker thread), for the clients the test API hands out. */
   billingReader?: BillingReader;
+  /** The Worker Logs channel, where hosted worker logs go too (issue 28). */
+  workerLogsChannel?: (service: string, endpointId: string) => { append(text: string): void } | undefined;
 }
 
 export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Disposable[]; api: JobRunnerApi } {
@@ -99,6 +104,10 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   const codeLens = new InputCodeLensProvider(memory);
 
   let actions: JobActions | undefined;
+  const workerLogs = new HostedWorkerLogs({
+    history, isRunning: (key) => runner.isRunning(key), getClient: () => clientSource.getClient(),
+    channel: (service, endpointId) => deps.workerLogsChannel?.(service, endpointId), logger,
+  });
   // The job panel host is a room (src/rooms): loaded when a panel is first opened or restored after a reload.
   let jobPanels: JobPanels | undefined;
   const panelsNow = (): JobPanels => (jobPanels ??= new (rooms().jobPanel.JobPanels)(
@@ -115,6 +124,8 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
       outputRoots: () => outputs.roots(),
       retryWait: (key) => runner.retryWait(key),
       onDidChangeWaits: runner.onDidChangeWaits,
+      workerLogs: (key) => workerLogs.linesOf(key),
+      onDidChangeWorkerLogs: workerLogs.onDidAppend,
     },
     logger,
   ));
@@ -131,6 +142,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   const patternChanged = new vscode.EventEmitter<void>();
   const disposables: vscode.Disposable[] = [
     history,
+    workerLogs,
     runner,
     diagnostics,
     { dispose: () => jobPanels?.dispose() },
@@ -193,6 +205,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
 
   const api: JobRunnerApi = {
     runner,
+    workerLogs,
     history,
     get panels() { return panelsNow(); },
     actions,

@@ -24,6 +24,8 @@ export interface Rooms {
   /** Starting the bundled emulator as a process: Use Local Emulator, and Serve Worker Locally's (src/connection). */
   emulator: typeof import('../connection/emulatorProcess');
   /** The batch grid (src/batchGrid) and Compare with… (src/compare), issue 31. */
+  /** Edit / New / Delete Endpoint and the rollout watch (src/endpointForms), issue 28. */
+  endpointForms: typeof import('../endpointForms/room');
   grid: typeof import('../batchGrid/gridHost');
   compare: typeof import('../compare/compareHost');
   /** Serve Worker Locally's emulator (src/localWorker). */
@@ -34,5 +36,5 @@ export function load(host: Readonly<Record<string, object>>): Rooms {
   provideHostModules(host);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const probe = { errors: require('../core/http/errors'), prices: require('../core/cost/endpointPrices'), durations: require('../core/jobs/durationModel') };
-  return { probe, batch: { manager: require('../batch/batchManager'), resume: require('../batch/batchResume'), groups: require('../batch/batchJobsGroups') }, outputs: require('../core/outputs/saveOutputs'), jobPanel: require('../jobPanel/jobPanel'), costChart: require('../costChart/costChartPanel'), localWorker: require('../localWorker/localWorkerRoom'), emulator: require('../connection/emulatorProcess'), grid: require('../batchGrid/gridHost'), compare: require('../compare/compareHost') };
+  return { probe, batch: { manager: require('../batch/batchManager'), resume: require('../batch/batchResume'), groups: require('../batch/batchJobsGroups') }, outputs: require('../core/outputs/saveOutputs'), jobPanel: require('../jobPanel/jobPanel'), costChart: require('../costChart/costChartPanel'), localWorker: require('../localWorker/localWorkerRoom'), emulator: require('../connection/emulatorProcess'), endpointForms: require('../endpointForms/room'), grid: require('../batchGrid/gridHost'), compare: require('../compare/compareHost') };
 }

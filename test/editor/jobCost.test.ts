@@ -1,6 +1,6 @@
 // The cost line of single jobs (issue 23, item 5): a job on a dedicated demo endpoint shows an ESTIMATE in its
 // panel and in the Jobs view, in a batch row's words ("$0.00212 est."), with how it was made in the tooltip
-// (execution time x the endpoint's price per second, from the price table by its GPU pools); a job on a public
+// (execution time x the endpoint's price per second, from the service's GPU catalog by its GPU pools, the price table as the fallback); a job on a public
 // endpoint shows the cost its output reports, without "est.". The page's own text is read where the driver
 // is there; job.json keeps the same cost object.
 import * as assert from 'node:assert/strict';
@@ -69,7 +69,8 @@ suite('job cost', () => {
     assert.ok(done.executionTime !== undefined && Math.abs(cost.usd! - (done.executionTime / 1000) * 0.00053) < 1e-12, `${cost.usd} for ${done.executionTime} ms`);
     const text = costText(cost);
     assert.match(text, /^\$0\.\d{3,6} est\.$/);
-    assert.match(cost.how, /^estimate: \d+\.\d\d s of execution x \$0\.000530\/s \(price table: L40 \/ L40S \/ 6000 Ada \(ADA_48_PRO\) \$0\.00053\/s\)/);
+    // Priced from the service's GPU catalog (read in the background when the job was sent; issue 28).
+    assert.match(cost.how, /^estimate: \d+\.\d\d s of execution x \$0\.000530\/s \(the service's GPU catalog: ADA_48_PRO \$1\.908\/h = \$0\.000530\/s\)/);
 
     assert.equal(await panelCost(started.key, 'estimate: '), text, 'the panel says the batch row\'s words');
     const item = viewItem(started.key);

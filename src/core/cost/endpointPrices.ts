@@ -5,6 +5,7 @@
 // has no endpoint of the account to read and reports its own cost, so it is never asked for.
 import { sharedRouteSupport, type RouteSupport } from '../runtime/routeSupport';
 import { publicModel } from '../serverless/publicModels';
+import type { GpuType } from '../serverless/resourceSchemas';
 import type { ServerlessEndpoint } from '../serverless/schemas';
 import type { ServiceClient } from '../service';
 import type { PricePerSecond } from './jobCost';
@@ -26,6 +27,9 @@ export class EndpointPrices {
   private readonly asking = new Set<string>();
   /** When each endpoint last could not be read (epoch ms). */
   private readonly unreadable = new Map<string, number>();
+  /** Each service's GPU catalog, pool -> USD per GPU per hour (issue 28: prices from the catalog). */
+  private readonly catalogs = new Map<string, Map<string, number>>();
+  private readonly catalogAsked = new Map<string, number>();
 
   constructor(private readonly routes: RouteSupport = sharedRouteSupport, private readonly now: () => number = Date.now) {}
 
@@ -46,6 +50,7 @@ export class EndpointPrices {
    */
   learn(client: ServiceClient, endpointId: string): void {
     const service = client.settings.billingBaseUrl;
+    this.learnCatalog(client);
     const key = keyOf(service, endpointId);
     if (publicModel(endpointId) || this.shapes.has(key) || this.asking.has(key)) return;
     if (this.routes.get(service, 'endpointList') === 'no' || this.now() - (this.unreadable.get(key) ?? -Infinity) < UNREADABLE_MS) return;
@@ -59,9 +64,27 @@ export class EndpointPrices {
     ).finally(() => this.asking.delete(key));
   }
 
+  /** Keeps a service's GPU catalog (the forms read it too): each pool's highest serverless price per hour. */
+  rememberCatalog(service: string, gpus: ReadonlyArray<Pick<GpuType, 'pool' | 'price'>>): void {
+    const perHour = new Map<string, number>();
+    for (const g of gpus) {
+      const p = g.price.serverless;
+      if (g.pool && typeof p === 'number' && p >= 0 && p > (perHour.get(g.pool) ?? -1)) perHour.set(g.pool, p);
+    }
+    this.catalogs.set(service, perHour);
+  }
+
+  /** Reads the service's GPU catalog once in the background (again after UNREADABLE_MS when it failed). */
+  learnCatalog(client: ServiceClient): void {
+    const service = client.settings.billingBaseUrl;
+    if (this.catalogs.has(service) || this.now() - (this.catalogAsked.get(service) ?? -Infinity) < UNREADABLE_MS) return;
+    this.catalogAsked.set(service, this.now());
+    void client.listGpuTypes().then((r) => this.rememberCatalog(service, r.gpus), () => undefined);
+  }
+
   /** The price per second of a job of `endpointId` now, from what is known (undefined: not known). */
   priceOf(service: string, endpointId: string, gpuPrices: Readonly<Record<string, number>>): PricePerSecond | undefined {
-    return endpointPrice(this.shapes.get(keyOf(service, endpointId)), gpuPrices);
+    return endpointPrice(this.shapes.get(keyOf(service, endpointId)), gpuPrices, this.catalogs.get(service));
   }
 }
 

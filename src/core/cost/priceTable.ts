@@ -41,10 +41,39 @@ export function priceFromTable(endpoint: Pick<ServerlessEndpoint, 'gpu'>, overri
 }
 
 /**
+ * The price of one worker from the service's GPU catalog (GET /v2/catalog/gpus: pool -> USD per GPU per hour):
+ * its pools' highest price times its GPUs per worker, the user's own prices winning as in the table. Undefined
+ * when a pool has neither a catalog price nor the user's (the table is then the fallback).
+ */
+export function priceFromCatalog(
+  endpoint: Pick<ServerlessEndpoint, 'gpu'>, catalogPerHour: ReadonlyMap<string, number>, overrides: Readonly<Record<string, number>> = {},
+): PricePerSecond | undefined {
+  const pools = endpoint.gpu?.pools ?? [];
+  const count = endpoint.gpu?.count ?? 1;
+  let best: { pool: string; usd: number; own: boolean } | undefined;
+  for (const pool of pools) {
+    const own = overrides[pool];
+    const hourly = catalogPerHour.get(pool);
+    // Rounded to 1e-10 $/s: 0.576/3600 is 0.00015999999999999999 in floating point, and the words show the price.
+    const usd = typeof own === 'number' && own >= 0 ? own : hourly !== undefined ? Math.round((hourly / 3600) * 1e10) / 1e10 : undefined;
+    if (usd === undefined) return undefined;
+    if (!best || usd > best.usd) best = { pool, usd, own: typeof own === 'number' };
+  }
+  if (!best) return undefined;
+  const gpus = count > 1 ? ` x ${count} GPUs` : '';
+  const what = best.own ? `your price table: ${best.pool} $${best.usd}/s` : `the service's GPU catalog: ${best.pool} $${catalogPerHour.get(best.pool)}/h = $${best.usd.toPrecision(3)}/s`;
+  return { usdPerSecond: best.usd * count, source: `${what}${gpus}` };
+}
+
+/**
  * The price per second a job of `endpoint` is estimated with, a batch's and a single job's alike: by its GPU
- * pools and count, the user's own prices (`serverlessGpu.batch.gpuPrices`) winning over the table. Undefined
+ * pools and count, the user's own prices (`serverlessGpu.batch.gpuPrices`) winning, then the service's GPU
+ * catalog when it was read (issue 28), then the table (the fallback; its source says which was used). Undefined
  * without the endpoint's shape (a public endpoint has none to read, or it was not read).
  */
-export function endpointPrice(endpoint: Pick<ServerlessEndpoint, 'gpu'> | undefined, gpuPrices: Readonly<Record<string, number>>): PricePerSecond | undefined {
-  return endpoint ? priceFromTable(endpoint, gpuPrices) : undefined;
+export function endpointPrice(
+  endpoint: Pick<ServerlessEndpoint, 'gpu'> | undefined, gpuPrices: Readonly<Record<string, number>>, catalogPerHour?: ReadonlyMap<string, number>,
+): PricePerSecond | undefined {
+  if (!endpoint) return undefined;
+  return (catalogPerHour && priceFromCatalog(endpoint, catalogPerHour, gpuPrices)) || priceFromTable(endpoint, gpuPrices);
 }

@@ -62,7 +62,7 @@ export interface RetryWait {
 }
 
 export interface HttpRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   url: URL;
   /** What the request is for, reported with any wait before its retry (default: `other`). */
   route?: RouteInfo;
@@ -304,6 +304,8 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
       logger.debug(`<- ${response.status} ${label} (${response.receivedAt - started} ms)`);
       if (response.status >= 200 && response.status < 300) {
         if (typeof response.body !== 'string') return (response.body as BodySink<T>).finish();
+        // 204 No Content (a REST v2 DELETE): there is no body to parse.
+        if (response.status === 204) return undefined as T;
         return parseBody(response.body, parse as z.ZodMiniType<T> | BodyParser<T>, response.status, response.headers.get('content-type'));
       }
       const failed = { ...response, body: typeof response.body === 'string' ? response.body : '', rateLimits };

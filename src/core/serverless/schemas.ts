@@ -127,4 +127,10 @@ export const serverlessRoutes = {
   endpoints: '/v2/serverless',
   endpoint: (endpointId: string) => `/v2/serverless/${pathSegment(endpointId, 'endpoint')}`,
   workers: (endpointId: string) => `/v2/serverless/${pathSegment(endpointId, 'endpoint')}/workers`,
+  releases: (endpointId: string) => `/v2/serverless/${pathSegment(endpointId, 'endpoint')}/releases`,
+  workerLogs: (endpointId: string, workerId: string) =>
+    `/v2/serverless/${pathSegment(endpointId, 'endpoint')}/workers/${pathSegment(workerId, 'endpoint')}/logs`,
+  templates: '/v2/templates',
+  template: (templateId: string) => `/v2/templates/${pathSegment(templateId, 'endpoint')}`,
+  gpuCatalog: '/v2/catalog/gpus',
 } as const;

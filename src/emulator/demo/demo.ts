@@ -30,7 +30,7 @@ export function demoConfig(): EmulatorConfigInput {
       {
         id: 'demo',
         keys: [
-          { key: DEMO_KEYS.full, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read'] },
+          { key: DEMO_KEYS.full, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read', 'endpoints:write'] },
           { key: DEMO_KEYS.billing, scopes: ['billing:read'] },
           { key: DEMO_KEYS.sdxl, scopes: ['jobs:run', 'jobs:read'], endpoints: ['sdxl-turbo'] },
           { key: DEMO_KEYS.expired, scopes: ['billing:read', 'jobs:run', 'jobs:read'], expiresAt: '2025-01-01T00:00:00Z' },

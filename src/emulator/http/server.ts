@@ -88,15 +88,15 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
   if (path.startsWith('/__emulator/')) return handleEmulatorRoute({ keys: ctx.keys, jobs: ctx.jobs, clock: ctx.clock, stopping: ctx.stopping }, req, res, url);
 
   const route = matchRoute(path);
-  if (!route) throw new HttpProblem(404, `There is no route ${path}. The service has GET /v2/billing/serverless, GET /v2/serverless[/<endpoint>[/workers]], POST /v2/<endpoint>/run, /runsync and /purge-queue, GET /v2/<endpoint>/health, GET /v2/<endpoint>/status, /status-sync and /stream/<job>, and POST /v2/<endpoint>/cancel and /retry/<job>.`);
-  if (method !== route.allow) throw new HttpProblem(405, `${method} is not allowed on ${path}; use ${route.allow}.`, undefined, { Allow: route.allow });
+  if (!route) throw new HttpProblem(404, `There is no route ${path}. The service has GET /v2/billing/serverless, /v2/serverless[/<endpoint>[/workers[/<worker>/logs]|/releases]], /v2/templates[/<id>], GET /v2/catalog/gpus, POST /v2/<endpoint>/run, /runsync and /purge-queue, GET /v2/<endpoint>/health, GET /v2/<endpoint>/status, /status-sync and /stream/<job>, and POST /v2/<endpoint>/cancel and /retry/<job>.`);
+  if (!route.allow.split(', ').includes(method)) throw new HttpProblem(405, `${method} is not allowed on ${path}; use ${route.allow}.`, undefined, { Allow: route.allow });
 
   const fault = ctx.faults.take(path);
   if (fault && (await applyFault(fault, req, res, path))) return;
 
   const principal = ctx.keys.authenticate(req.headers.authorization, ctx.clock.now());
   // The per-operation limit is checked before the user's windows take a unit, so a refusal uses none.
-  const op = 'endpointId' in route && route.name !== 'endpoint' && route.name !== 'workers' ? route : undefined;
+  const op = !('rest' in route) && 'endpointId' in route ? route : undefined;
   const opCheck = op && ctx.opLimiter.check(principal.account.id, op.endpointId, op.name, ctx.clock.now());
   if (opCheck && !opCheck.allowed) {
     throw new HttpProblem(429, `Rate limit exceeded for /${op!.name} on endpoint "${op!.endpointId}" (${opCheck.limit} requests per 10 seconds); retry in ${opCheck.retryAfterSeconds} s.`, undefined, { 'Retry-After': String(opCheck.retryAfterSeconds) });
@@ -113,14 +113,8 @@ async function handle(ctx: ServerContext, req: IncomingMessage, res: ServerRespo
   switch (route.name) {
     case 'billing':
       return handleBilling(res, principal, url.searchParams, ctx.clock.now(), ctx.jobs);
-    case 'endpoints':
-    case 'endpoint':
-    case 'workers':
-      return handleServerless(
-        { nowMs: ctx.clock.now(), workersOf: (e) => ctx.jobs.workersOf(principal.account, e.id)?.workers ?? [] },
-        req, res, principal, route, url.searchParams,
-      );
     default:
+      if ('rest' in route) return handleServerless({ nowMs: ctx.clock.now(), jobs: ctx.jobs, stopping: ctx.stopping }, req, res, principal, route, url.searchParams);
       return dispatchJobRoute({ jobs: ctx.jobs, clock: ctx.clock, stopping: ctx.stopping, defaultWaitMs: ctx.runsyncWaitMs }, req, res, principal, route, url.searchParams);
   }
 }

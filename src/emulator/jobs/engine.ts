@@ -15,6 +15,7 @@ import type { EmulatorClock } from '../clock';
 import type { RuntimeSettings } from './runtimeSettings';
 import type { EmulatedJob, RuntimeEnd, WorkerCounts, WorkerSnapshot } from './job';
 import { WaitingLine } from './waitingLine';
+import { billIdleTime, cycleWorkers } from './workerCycle';
 import { endOf, runsOn, UNHEALTHY_LINGER_MS, type EngineHooks, type EngineWorker, type WorkerDriver } from './workerDriver';
 
 export class Engine {
@@ -116,6 +117,7 @@ export class Engine {
         state: w.status,
         ...(w.status !== 'initializing' && w.readyAtMs !== undefined ? { readyAtMs: w.readyAtMs } : {}),
         ...(running ? { jobId: running.id } : {}),
+        version: w.version,
       };
     });
   }
@@ -194,10 +196,8 @@ export class Engine {
     this.step();
   }
 
-  /** Re-runs the scheduling now (a process worker opened a take). */
-  poke(): void {
-    this.step();
-  }
+  /** Re-runs the scheduling now (a process worker opened a take, the endpoint's settings changed). */
+  poke(): void { this.step(); }
 
   // ---- internals ----
 
@@ -205,6 +205,7 @@ export class Engine {
   private step(): void {
     if (this.closed) return;
     const t = this.t;
+    billIdleTime(this.workers, this.s.billAlwaysOn ? this.s.workersMin : 0, t, this.hooks.onIdleBilled);
     for (const w of this.workers) {
       if (w.status === 'initializing' && w.readyAtMs !== undefined && w.readyAtMs <= t) this.becomeReady(w);
       for (const job of [...w.jobs]) {
@@ -215,8 +216,9 @@ export class Engine {
     }
     for (const w of [...this.workers]) {
       if (w.removeAtMs !== undefined && w.removeAtMs <= t) this.drop(w, 'its linger as unhealthy is over');
-      else if (w.retiring && w.jobs.size === 0) this.drop(w, 'refresh_worker: the handler asked for a fresh worker');
+      else if (w.retiring && w.jobs.size === 0) this.drop(w, w.retireReason ?? 'refresh_worker: the handler asked for a fresh worker');
     }
+    cycleWorkers(this.workers, this.s.workersMax, this.hooks.versionNow?.() ?? 1, (w, why) => this.drop(w, why));
     this.dispatch();
     // Expired before a worker picked it up (docs "Job states").
     for (let job = this.line.expiredBy(t); job; job = this.line.expiredBy(t)) this.finish(job, job.expiresAtMs, 'TIMED_OUT');
@@ -287,7 +289,7 @@ export class Engine {
   private spawn(warm: boolean): EngineWorker {
     const w: EngineWorker = {
       id: `${this.workerPrefix}${(this.workerCount++).toString(36)}`,
-      status: 'initializing', spawnedAtMs: this.t, idleSinceMs: this.t, jobs: new Set(), retiring: false,
+      status: 'initializing', spawnedAtMs: this.t, idleSinceMs: this.t, jobs: new Set(), retiring: false, version: this.hooks.versionNow?.() ?? 1,
     };
     this.workers.push(w);
     w.readyAtMs = this.driver.start(w, warm);

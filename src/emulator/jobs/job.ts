@@ -59,6 +59,8 @@ export interface WorkerSnapshot {
   readyAtMs?: number;
   /** The job a running worker has. */
   jobId?: string;
+  /** The endpoint configuration version it runs (issue 28: a container change cuts a release). */
+  version: number;
 }
 
 export interface WorkerCounts {

@@ -20,6 +20,7 @@ import { SimulatedWorkers } from '../workers/simulated/simulatedDriver';
 import { llmExecutionMs } from '../workers/simulated/llm';
 import { ProcessWorkers } from '../workers/process/processWorkers';
 import type { WorkerRegistry } from '../workers/process/workerRegistry';
+import type { WorkerLogs } from '../workers/process/workerLogs';
 import { Engine } from './engine';
 import type { EmulatedJob, JobView, WorkerCounts, WorkerSnapshot } from './job';
 import type { RunBody } from './runBody';
@@ -44,6 +45,8 @@ export interface JobQueueOptions {
   workers?: WorkerRegistry;
   /** The account an endpoint belongs to (its workers' cold starts are billed to it). */
   ownerOf?: (endpoint: EndpointConfig) => Account | undefined;
+  /** The endpoint's configuration version (serverless/endpointStore.ts); new workers start on it. */
+  versionOf?: (endpoint: EndpointConfig) => number;
 }
 
 export interface EndpointHealth {
@@ -77,12 +80,15 @@ export class JobQueue {
       const processes = endpoint.kind === 'worker' && endpoint.worker && this.o.workers
         ? new ProcessWorkers({ endpoint: { ...endpoint, worker: endpoint.worker }, clock: this.o.clock, registry: this.o.workers })
         : undefined;
-      e = new Engine(endpoint, prefix, this.o.clock, processes ?? new SimulatedWorkers(endpoint.coldStartMs), {
+      const bill = (atMs: number, ms: number): void => {
+        const owner = this.o.ownerOf?.(endpoint);
+        if (owner) billWorkerTime(owner.usage, endpoint, atMs, ms);
+      };
+      e = new Engine(endpoint, prefix, this.o.clock, processes ?? new SimulatedWorkers(endpoint.coldStartMs, () => this.o.clock.now()), {
         onJobEnd: (job) => this.onEnded(job),
-        onWorkerReady: (w, coldStartMs) => {
-          const owner = this.o.ownerOf?.(endpoint);
-          if (owner) billWorkerTime(owner.usage, endpoint, w.readyAtMs!, coldStartMs);
-        },
+        onWorkerReady: (w, coldStartMs) => bill(w.readyAtMs!, coldStartMs),
+        versionNow: () => this.o.versionOf?.(endpoint) ?? 1,
+        onIdleBilled: (ms, atMs) => bill(atMs, ms),
       });
       // Before any process can call back (its workers were spawned in the engine's constructor, and talk over HTTP).
       processes?.attach(e);
@@ -90,6 +96,24 @@ export class JobQueue {
     }
     e.advance(this.o.clock.now());
     return e;
+  }
+
+  /** The endpoint's settings changed (PATCH /v2/serverless/<id>): the engine applies them now. */
+  reconfigure(endpoint: EndpointConfig): void {
+    this.runtime(endpoint).poke();
+  }
+
+  /** DELETE /v2/serverless/<id>: its queued and running jobs end CANCELLED, its workers stop, the engine goes. */
+  remove(endpoint: EndpointConfig): void {
+    const engine = this.runtime(endpoint);
+    for (const job of this.jobs.values()) if (job.endpoint === endpoint && job.phase !== 'ended') engine.cancel(job);
+    engine.close();
+    this.engines.delete(endpoint);
+  }
+
+  /** What the endpoint's workers wrote (simulated or real processes), for the worker logs route. */
+  logsOf(endpoint: EndpointConfig): WorkerLogs {
+    return (this.runtime(endpoint).driver as SimulatedWorkers | ProcessWorkers).logs;
   }
 
   /** The process workers of a `worker` endpoint (for the emulator-only workers and logs routes). */
@@ -252,6 +276,8 @@ export class JobQueue {
   /** Called by an engine the moment (in emulator time) a job ends: bill it, call its webhook, wake held requests. */
   private onEnded(job: EmulatedJob): void {
     billWorkerTime(job.account.usage, job.endpoint, job.endsAtMs!, ranMs(job));
+    const driver = this.engines.get(job.endpoint)?.driver;
+    if (driver instanceof SimulatedWorkers) driver.ended(job, job.end!, ranMs(job));
     // The view is built after the engine's step is over (it reads the engine again).
     if (job.webhook) queueMicrotask(() => this.webhooks.send(job.webhook!, this.view(job)));
     this.wake();

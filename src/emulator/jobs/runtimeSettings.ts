@@ -28,6 +28,12 @@ export const RUNTIME_FIELDS = {
    * more than workersMax x 500); a benchmark or a local batch may lift it.
    */
   maxQueued: z.optional(z.int().check(z.gte(0), z.lte(10_000_000))),
+  /**
+   * Our addition (issue 28): the idle time of always-on (workersMin) workers is billed as it passes, as the
+   * platform bills active workers. Off for config endpoints unless set (the emulator's billing before: cold
+   * starts and executions only); set on every endpoint created or changed through the REST API.
+   */
+  billAlwaysOn: z._default(z.boolean(), false),
 };
 
 export interface RuntimeSettings {
@@ -36,4 +42,5 @@ export interface RuntimeSettings {
   workersMax: number;
   idleTimeoutMs: number;
   coldStartMs: number;
+  billAlwaysOn?: boolean;
 }

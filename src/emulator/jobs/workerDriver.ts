@@ -15,10 +15,15 @@ export interface EngineWorker {
   idleSinceMs: number;
   /** Jobs it holds. A process worker keeps a job it was told to stop until it lets go of it. */
   readonly jobs: Set<EmulatedJob>;
-  /** It takes no more jobs and stops once it holds none (refresh_worker). */
+  /** It takes no more jobs and stops once it holds none (refresh_worker, a new release, workersMax lowered). */
   retiring: boolean;
+  retireReason?: string;
   unhealthyReason?: string;
   removeAtMs?: number;
+  /** The endpoint configuration version it was started with (workers roll over to a new release as they cycle). */
+  version: number;
+  /** Until when its idle time has been billed (always-on workers, EngineHooks.onIdleBilled). */
+  idleBilledToMs?: number;
 }
 
 /** How a kind of worker runs jobs: a simulated worker, or a process on the platform's worker protocol. */
@@ -42,6 +47,10 @@ export interface EngineHooks {
   onJobEnd(job: EmulatedJob): void;
   /** A worker's cold start ended (the platform bills it). */
   onWorkerReady(w: EngineWorker, coldStartMs: number): void;
+  /** The endpoint's current configuration version (a new worker starts on it); default 1. */
+  versionNow?(): number;
+  /** `ms` of idle time of always-on (workersMin) workers, ending at `atMs`: the platform bills active workers while they are up. */
+  onIdleBilled?(ms: number, atMs: number): void;
 }
 
 /**

@@ -1,10 +1,13 @@
-// An endpoint of the config as GET /v2/serverless shows it: the `Endpoint` object of the REST v2 reference
-// (src/core/serverless/schemas.ts), filled from the config where it has the value and with the reference's
-// own defaults and examples where the emulator has nothing to say (README, "The local emulator").
+// An endpoint as GET/POST/PATCH /v2/serverless show it: the `Endpoint` object of the REST v2 reference
+// (src/core/serverless/schemas.ts), from the config (workers, timeout, pools, name) and the endpoint's REST
+// record (endpointStore.ts: container, GPU selection, scaler, flashboot), with the reference's own defaults and
+// examples where the emulator has nothing to say (README, "The local emulator").
 import type { ServerlessEndpoint } from '../../core/serverless/schemas';
 import type { UserUsage } from '../billing/billingStore';
 import { isoUtc } from '../clock';
 import type { EndpointConfig } from '../config';
+import { placedGpuType } from './gpuCatalog';
+import { recordOf, type EndpointRecord } from './endpointStore';
 import { scalingOf } from './scaling';
 
 /** Public (model) endpoints belong to the platform, not to the user: the REST list has only the user's own. */
@@ -12,35 +15,9 @@ export function isListed(endpoint: EndpointConfig): boolean {
   return !endpoint.kind.startsWith('public-');
 }
 
-/** The container the emulated worker stands for; the real service shows the user's image here. A plain record:
- *  a kind added later gets a name from the fallback below. */
-const IMAGE_OF_KIND: Record<string, string> = {
-  image: 'serverless-emulator/image-worker:1',
-  'public-image': 'serverless-emulator/image-worker:1',
-  'public-video': 'serverless-emulator/video-worker:1',
-  'public-audio': 'serverless-emulator/audio-worker:1',
-  echo: 'serverless-emulator/echo-worker:1',
-  llm: 'serverless-emulator/vllm-worker:1',
-};
-
-export function imageOf(endpoint: EndpointConfig): string {
-  return IMAGE_OF_KIND[endpoint.kind] ?? `serverless-emulator/${endpoint.kind}-worker:1`;
-}
-
-/** Workers are placed on the first pool; the reference's example pairs ADA_24 with an RTX 4090. */
-const FIRST_GPU_OF_POOL: Record<string, string> = {
-  AMPERE_16: 'NVIDIA RTX A4000',
-  AMPERE_24: 'NVIDIA RTX A5000',
-  ADA_24: 'NVIDIA GeForce RTX 4090',
-  ADA_32_PRO: 'NVIDIA GeForce RTX 5090',
-  AMPERE_48: 'NVIDIA RTX A6000',
-  ADA_48_PRO: 'NVIDIA L40S',
-  AMPERE_80: 'NVIDIA A100 80GB PCIe',
-  ADA_80_PRO: 'NVIDIA H100 80GB HBM3',
-};
-
-export function gpuTypeOf(endpoint: EndpointConfig): string | null {
-  return FIRST_GPU_OF_POOL[endpoint.gpuPools[0]!] ?? null;
+/** The GPU type a worker is placed on: the first type of its first pool that is not excluded. */
+export function gpuTypeOf(endpoint: EndpointConfig, record: EndpointRecord): string | null {
+  return record.gpu ? placedGpuType(endpoint.gpuPools, record.gpu.excludedTypes) : null;
 }
 
 /** Where the emulator's workers "run": a real data center id, so clients that show it have something to show. */
@@ -51,14 +28,24 @@ const createdAtCache = new WeakMap<EndpointConfig, number>();
 /**
  * The reference requires a creation time and the config has none: the hour of the endpoint's first usage (it
  * existed before it cost anything), else the minute it was first listed. Kept once found, so it never moves.
+ * An endpoint created through the API has its own (setCreatedAt).
  */
-function createdAtOf(endpoint: EndpointConfig, usage: UserUsage, nowMs: number): number {
+export function createdAtOf(endpoint: EndpointConfig, usage: UserUsage, nowMs: number): number {
   let t = createdAtCache.get(endpoint);
   if (t === undefined) {
     t = usage.firstHourOf(endpoint.id) ?? Math.floor(nowMs / 60_000) * 60_000;
     createdAtCache.set(endpoint, t);
   }
   return t;
+}
+
+export function setCreatedAt(endpoint: EndpointConfig, ms: number): void {
+  createdAtCache.set(endpoint, Math.floor(ms / 1000) * 1000);
+}
+
+/** The record of a listed endpoint, made on first use with the endpoint's creation time as release 1's. */
+export function recordFor(endpoint: EndpointConfig, usage: UserUsage, nowMs: number): EndpointRecord {
+  return recordOf(endpoint, () => createdAtOf(endpoint, usage, nowMs));
 }
 
 /** The job URLs of a queue endpoint, on this emulator's origin, with the reference's `{job_id}` placeholder. */
@@ -78,25 +65,34 @@ function requestUrlsOf(origin: string, id: string): NonNullable<ServerlessEndpoi
 
 export function endpointView(endpoint: EndpointConfig, usage: UserUsage, origin: string, nowMs: number): ServerlessEndpoint {
   const s = scalingOf(endpoint);
+  const r = recordFor(endpoint, usage, nowMs);
+  const c = r.container;
+  const gpu = r.gpu
+    ? {
+      pools: [...endpoint.gpuPools],
+      ...(r.gpu.excludedTypes.length ? { excludedTypes: [...r.gpu.excludedTypes] } : {}),
+      count: r.gpu.count, allowedCudaVersions: [...r.gpu.allowedCudaVersions], minCudaVersion: r.gpu.minCudaVersion,
+    }
+    : undefined;
   return {
     id: endpoint.id,
     name: endpoint.name ?? endpoint.id,
     type: 'QUEUE',
     requestUrls: requestUrlsOf(origin, endpoint.id),
-    image: imageOf(endpoint),
-    args: '',
-    disk: 20,
-    ports: [],
-    env: {},
-    registry: null,
-    gpu: { pools: [...endpoint.gpuPools], count: 1, allowedCudaVersions: [], minCudaVersion: null },
-    workers: { min: s.workersMin, max: s.workersMax, idleTimeout: s.idleTimeoutSeconds },
-    // The reference's create example; the emulator's scaler is its own queue model, not this signal.
-    scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
-    dataCenterIds: [],
-    networkVolumes: [],
+    image: c.image,
+    args: c.args,
+    disk: c.disk,
+    ports: [...c.ports],
+    env: { ...c.env },
+    registry: c.registry,
+    ...(gpu ? { gpu } : { cpu: r.cpu!.map((x) => ({ ...x })) }),
+    // The reference: idleTimeout is "omitted from responses" for a queue endpoint scaling on requestCount.
+    workers: { min: s.workersMin, max: s.workersMax, ...(r.scaling.type === 'REQUEST_COUNT' ? {} : { idleTimeout: s.idleTimeoutSeconds }) },
+    scaling: { ...r.scaling },
+    dataCenterIds: [...r.dataCenterIds],
+    networkVolumes: [...r.networkVolumes],
     timeout: s.executionTimeoutMs,
-    flashboot: 'OFF',
+    flashboot: r.flashboot,
     createdAt: isoUtc(createdAtOf(endpoint, usage, nowMs)),
   };
 }

@@ -1,39 +1,50 @@
-// The REST v2 "Serverless" read routes on the billing base URL (issue 9): GET /v2/serverless (the user's
-// endpoints), GET /v2/serverless/<id> (one), GET /v2/serverless/<id>/workers (its active workers). Paths and
-// shapes from the REST v2 reference (operations listEndpoints, getEndpoint, listEndpointWorkers). The server
-// has already done route, fault, 401 and 429; here: scope (403), query (400), the endpoint (403/404).
+// The REST v2 "Serverless", "Templates" and GPU catalog routes on the billing base URL (issue 9 for the reads,
+// issue 28 for the rest): /v2/serverless (list, create), /v2/serverless/<id> (get, update, delete), its
+// /workers, /releases and /workers/<worker>/logs, /v2/templates[/<id>] and /v2/catalog/gpus. Paths and shapes
+// from the REST v2 reference. The server has already done route, 405, fault, 401 and 429; here: scope (403:
+// endpoints:read for reads, endpoints:write for every write, checked before the body is read, so a refused
+// write changes nothing), query (400), the endpoint (403/404), then the operation.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requireScope, type Principal } from '../http/auth';
 import type { EndpointConfig } from '../config';
 import { readQueryParams } from '../http/queryParams';
 import { HttpProblem, sendJson } from '../http/respond';
-import { endpointView, isListed } from './endpointView';
-import { workersView, type WorkerSnapshot } from './workersView';
+import { listedEndpoint, originOf, type ServerlessRoute, type ServerlessRouteContext } from './serverlessAccess';
+import { endpointView, isListed, recordFor } from './endpointView';
+import { gpuCatalog } from './gpuCatalog';
+import { releasesView } from './releasesView';
+import { handleEndpointWrite, handleTemplateRoute } from './serverlessWriteRoutes';
+import { streamWorkerLogs } from './workerLogsRoute';
+import { workersView } from './workersView';
 
-export type ServerlessRoute =
-  | { name: 'endpoints'; allow: 'GET' }
-  | { name: 'endpoint' | 'workers'; allow: 'GET'; endpointId: string };
-
-export interface ServerlessRouteContext {
-  nowMs: number;
-  /** The active workers of an endpoint, from the queue model. */
-  workersOf: (endpoint: EndpointConfig) => readonly WorkerSnapshot[];
-}
-
-/** Matches by path alone (the method is checked after, for a 405). The read routes only: the emulator cannot create, change or delete endpoints. */
-export function matchServerlessRoute(path: string): ServerlessRoute | undefined {
-  const s = path.split('/'); // ['', 'v2', 'serverless', id?, 'workers'?]
-  if (s[1] !== 'v2' || s[2] !== 'serverless' || s[0] !== '') return undefined;
-  if (s.length === 3) return { name: 'endpoints', allow: 'GET' };
-  let endpointId: string;
+function decoded(segment: string | undefined): string | undefined {
+  if (segment === undefined) return undefined;
   try {
-    endpointId = decodeURIComponent(s[3]!);
+    const s = decodeURIComponent(segment);
+    return s === '' ? undefined : s;
   } catch {
     return undefined;
   }
-  if (endpointId === '') return undefined;
-  if (s.length === 4) return { name: 'endpoint', allow: 'GET', endpointId };
-  if (s.length === 5 && s[4] === 'workers') return { name: 'workers', allow: 'GET', endpointId };
+}
+
+/** Matches by path alone (the method is checked after, for a 405). */
+export function matchServerlessRoute(path: string): ServerlessRoute | undefined {
+  const s = path.split('/'); // ['', 'v2', area, id?, sub?, workerId?, 'logs'?]
+  if (s[0] !== '' || s[1] !== 'v2') return undefined;
+  if (s[2] === 'catalog' && s[3] === 'gpus' && s.length === 4) return { rest: true, name: 'gpuCatalog', allow: 'GET' };
+  if (s[2] === 'templates') {
+    if (s.length === 3) return { rest: true, name: 'templates', allow: 'GET, POST' };
+    const templateId = decoded(s[3]);
+    return s.length === 4 && templateId ? { rest: true, name: 'template', allow: 'GET, PATCH, DELETE', templateId } : undefined;
+  }
+  if (s[2] !== 'serverless') return undefined;
+  if (s.length === 3) return { rest: true, name: 'endpoints', allow: 'GET, POST' };
+  const endpointId = decoded(s[3]);
+  if (!endpointId) return undefined;
+  if (s.length === 4) return { rest: true, name: 'endpoint', allow: 'GET, PATCH, DELETE', endpointId };
+  if (s.length === 5 && (s[4] === 'workers' || s[4] === 'releases')) return { rest: true, name: s[4], allow: 'GET', endpointId };
+  const workerId = decoded(s[5]);
+  if (s.length === 7 && s[4] === 'workers' && s[6] === 'logs' && workerId) return { rest: true, name: 'workerLogs', allow: 'GET', endpointId, workerId };
   return undefined;
 }
 
@@ -42,40 +53,36 @@ function visible(p: Principal, e: EndpointConfig): boolean {
   return isListed(e) && (!p.key.endpoints || p.key.endpoints.includes(e.id));
 }
 
-function listedEndpoint(p: Principal, endpointId: string): EndpointConfig {
-  const e = p.account.endpoints.get(endpointId);
-  // The reference's 404 is "not found or not accessible to the caller": another account's id, no one's id
-  // and a public model id look the same, so ids of other accounts are not revealed.
-  if (!e || !isListed(e)) throw new HttpProblem(404, `There is no serverless endpoint "${endpointId}" in this account.`);
-  if (p.key.endpoints && !p.key.endpoints.includes(endpointId)) {
-    throw new HttpProblem(403, `The API key is restricted to the endpoints ${p.key.endpoints.join(', ')}; it may not read "${endpointId}".`);
-  }
-  return e;
-}
+const CATALOG_PARAMS = ['include', 'product', 'count', 'cloud', 'countryCodes', 'cudaVersions', 'minCudaVersion'] as const;
 
-/** The origin the client reached us on, for the job URLs in `requestUrls` (the same host serves both areas). */
-function originOf(req: IncomingMessage): string {
-  const host = req.headers.host ?? `${req.socket.localAddress}:${req.socket.localPort}`;
-  return `http://${host}`;
-}
+export type { ServerlessRoute } from './serverlessAccess';
 
-export function handleServerless(
+export async function handleServerless(
   ctx: ServerlessRouteContext, req: IncomingMessage, res: ServerResponse, p: Principal, route: ServerlessRoute, search: URLSearchParams,
-): void {
-  requireScope(p, 'endpoints:read');
-  // The reference lists no query parameters for these operations: anything given is a mistake worth a 400.
-  const { errors } = readQueryParams(search, []);
+): Promise<void> {
+  const write = req.method !== 'GET';
+  requireScope(p, write ? 'endpoints:write' : 'endpoints:read');
+  if (route.name === 'workerLogs') {
+    const endpoint = listedEndpoint(p, route.endpointId);
+    const isLive = (): boolean => (ctx.jobs.workersOf(p.account, endpoint.id)?.workers ?? []).some((w) => w.id === route.workerId);
+    return streamWorkerLogs(req, res, search, ctx.jobs.logsOf(endpoint), route.workerId, isLive, ctx.stopping);
+  }
+  // The reference lists no query parameters for these operations but the catalog's (which the emulator accepts
+  // and answers without availability): anything else is a mistake worth a 400.
+  const { errors } = readQueryParams(search, route.name === 'gpuCatalog' ? CATALOG_PARAMS : []);
   if (errors.length) throw new HttpProblem(400, `The query string is invalid: ${errors.join('; ')}.`, errors);
   const { account } = p;
+  if (route.name === 'gpuCatalog') return sendJson(res, 200, { gpus: gpuCatalog() });
+  if (route.name === 'templates' || route.name === 'template') return handleTemplateRoute(ctx, req, res, p, route);
+  if (write) return handleEndpointWrite(ctx, req, res, p, route);
   if (route.name === 'endpoints') {
     const endpoints = [...account.endpoints.values()].filter((e) => visible(p, e));
-    sendJson(res, 200, { endpoints: endpoints.map((e) => endpointView(e, account.usage, originOf(req), ctx.nowMs)) });
-    return;
+    return sendJson(res, 200, { endpoints: endpoints.map((e) => endpointView(e, account.usage, originOf(req), ctx.nowMs)) });
   }
   const endpoint = listedEndpoint(p, route.endpointId);
-  if (route.name === 'endpoint') {
-    sendJson(res, 200, endpointView(endpoint, account.usage, originOf(req), ctx.nowMs));
-    return;
-  }
-  sendJson(res, 200, workersView(endpoint, ctx.workersOf(endpoint), ctx.nowMs));
+  if (route.name === 'endpoint') return sendJson(res, 200, endpointView(endpoint, account.usage, originOf(req), ctx.nowMs));
+  const record = recordFor(endpoint, account.usage, ctx.nowMs);
+  const workers = ctx.jobs.workersOf(account, endpoint.id)?.workers ?? [];
+  if (route.name === 'releases') return sendJson(res, 200, releasesView(record, workers, account.id));
+  sendJson(res, 200, workersView(endpoint, record, workers, ctx.nowMs));
 }

@@ -9,6 +9,8 @@ export interface LogLine {
   seq: number;
   /** Emulator clock, ms. */
   atMs: number;
+  /** Emulator clock in microseconds, strictly increasing per endpoint: the REST log stream's event id and resume cursor. */
+  atUs: number;
   workerId: string;
   jobId?: string;
   stream: LogStream;
@@ -22,8 +24,12 @@ export class WorkerLogs {
   private seq = 0;
   private readonly waiters = new Set<() => void>();
 
-  add(line: Omit<LogLine, 'seq'>): void {
-    this.lines.push({ seq: ++this.seq, ...line });
+  private lastUs = 0;
+
+  add(line: Omit<LogLine, 'seq' | 'atUs'>): void {
+    // Lines of one millisecond get distinct instants a microsecond apart, so a timestamp names one line.
+    this.lastUs = Math.max(this.lastUs + 1, line.atMs * 1000);
+    this.lines.push({ seq: ++this.seq, atUs: this.lastUs, ...line });
     if (this.lines.length > MAX_LOG_LINES) this.lines.splice(0, this.lines.length - MAX_LOG_LINES);
     for (const w of [...this.waiters]) w();
   }
