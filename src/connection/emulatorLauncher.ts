@@ -2,14 +2,20 @@
 // the extension goes away.
 import type { ChildProcess } from 'node:child_process';
 import type { Logger } from '../core/log';
-import { rooms } from '../rooms/rooms';
+import type { startEmulatorProcess } from './emulatorProcess';
+
+/** How the emulator's process is started: the room's (dist/rooms.js) in the extension, emulatorProcess.ts in tests. */
+export type StartEmulatorProcess = typeof startEmulatorProcess;
 
 export class EmulatorLauncher {
   private child: ChildProcess | undefined;
   private starting: Promise<string> | undefined;
   private url: string | undefined;
 
-  constructor(private readonly extensionPath: string, private readonly logger: Logger, private readonly onExit: () => void = () => {}) {}
+  constructor(
+    private readonly extensionPath: string, private readonly logger: Logger,
+    private readonly startProcess: StartEmulatorProcess, private readonly onExit: () => void = () => {},
+  ) {}
 
   /** The origin of the running emulator, if this window started one. */
   get origin(): string | undefined {
@@ -24,8 +30,8 @@ export class EmulatorLauncher {
   }
 
   private async spawn(): Promise<string> {
-    // Starting a process is in dist/rooms.js (src/rooms): most sessions never use a local emulator.
-    const started = rooms().emulator.startEmulatorProcess({
+    // In the extension, starting a process is in dist/rooms.js (src/rooms): most sessions never use a local emulator.
+    const started = this.startProcess({
       extensionPath: this.extensionPath, args: ['--port', '0'], name: 'the local emulator', logTag: '[emulator]', logger: this.logger,
       onExit: () => {
         if (this.child !== started.child) return;

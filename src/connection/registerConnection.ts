@@ -10,6 +10,7 @@ import { Connection, type ClientFactory } from './connection';
 import { clearApiKey, setApiKey, switchProfile, useLocalEmulator } from './connectionCommands';
 import { EmulatorLauncher } from './emulatorLauncher';
 import { ProfileStatusBar } from './profileStatusBar';
+import { rooms } from '../rooms/rooms';
 
 export interface ConnectionServices {
   connection: Connection;
@@ -28,7 +29,7 @@ export function registerConnection(context: vscode.ExtensionContext, settings: S
     if (log) context.subscriptions.push(log.addSecretSource(() => key));
   });
   let connection: Connection | undefined;
-  const launcher = new EmulatorLauncher(context.extensionUri.fsPath, logger, () => connection?.emulatorExited());
+  const launcher = new EmulatorLauncher(context.extensionUri.fsPath, logger, (o) => rooms().emulator.startEmulatorProcess(o), () => connection?.emulatorExited());
   connection = new Connection({ settings, keys, state: context.globalState, launcher, createClient, logger });
   const statusBar = new ProfileStatusBar(connection, settings);
   const c = connection;

@@ -4,6 +4,7 @@
 // to be killed.
 import { resolve } from 'node:path';
 import { EmulatorLauncher } from '../../src/connection/emulatorLauncher';
+import { startEmulatorProcess } from '../../src/connection/emulatorProcess';
 import { silentLogger } from '../../src/core/log';
 import { LocalWorkerServer } from '../../src/localWorker/localWorkerServer';
 
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
     const served = await new LocalWorkerServer(ROOT, silentLogger, () => {}).start(file!, python!);
     console.log(JSON.stringify({ origin: served.origin, endpointId: served.endpointId }));
   } else {
-    const origin = await new EmulatorLauncher(ROOT, silentLogger).start();
+    const origin = await new EmulatorLauncher(ROOT, silentLogger, startEmulatorProcess).start();
     console.log(JSON.stringify({ origin }));
   }
   setInterval(() => {}, 1 << 30);
