@@ -2,6 +2,7 @@
 // between the shared queue and job lifecycle and the two ways a job runs (a simulated worker, or a process on
 // the platform's worker protocol).
 import type { EmulatedJob, RuntimeEnd } from './job';
+import type { LifeBill } from './workerLives';
 
 /** An unhealthy worker stays listed (and counts towards workersMax) this long, so a crash is not restarted in a tight loop. */
 export const UNHEALTHY_LINGER_MS = 10_000;
@@ -25,8 +26,11 @@ export interface EngineWorker {
 export interface WorkerDriver {
   /** True: a job ended early (cancel, timeout) stays held by its worker until the worker lets go of it. */
   readonly holdsEndedJobs: boolean;
-  /** A new worker: returns when its cold start ends if that is known now, else undefined (engine.ready() later). */
-  start(w: EngineWorker, warm: boolean): number | undefined;
+  /**
+   * A new worker whose cold start should take `coldStartMs` (0: a warm worker min; shorter with FlashBoot): returns
+   * when it ends if that is known now, else undefined (a process worker: engine.ready() later).
+   */
+  start(w: EngineWorker, coldStartMs: number): number | undefined;
   /** How many more jobs the worker takes right now. */
   capacity(w: EngineWorker): number;
   /** Hands it jobs, already marked running on it. */
@@ -40,8 +44,10 @@ export interface WorkerDriver {
 export interface EngineHooks {
   /** Told of every job that ends, at the step that ends it; it must not call back into the engine. */
   onJobEnd(job: EmulatedJob): void;
-  /** A worker's cold start ended (the platform bills it). */
-  onWorkerReady(w: EngineWorker, coldStartMs: number): void;
+  /** A worker's cold start ended. */
+  onWorkerReady?(w: EngineWorker, coldStartMs: number): void;
+  /** A span of a worker's life to bill (docs "Pricing": start, execution and idle, rounded up per life). */
+  onWorkerTime?: LifeBill;
 }
 
 /**
@@ -59,4 +65,10 @@ export function endOf(job: EmulatedJob): { at: number; end: RuntimeEnd } {
   // A job that would end exactly at its limit still counts as done: it reported back in time.
   if (job.doneAtMs !== undefined && job.doneAtMs <= cutoff) return { at: job.doneAtMs, end: 'done' };
   return { at: cutoff, end: 'TIMED_OUT' };
+}
+
+/** A worker that will take a job: starting, idle, or running with room for more (concurrency above 1). */
+export function isComing(w: EngineWorker, driver: WorkerDriver): boolean {
+  if (w.retiring || w.status === 'unhealthy') return false;
+  return w.status !== 'running' || driver.capacity(w) > 0;
 }

@@ -1,5 +1,6 @@
 // Simulated workers (image, video, audio, echo, llm endpoints): no process, only time. A worker's cold start is
-// the endpoint's coldStartMs (none for an active worker present from the start), it runs one job at a time, and
+// what the engine says (the endpoint's coldStartMs, none for an active worker present from the start, shorter
+// with FlashBoot), it runs one job at a time, and
 // a job takes the endpoint's executionMs (an llm job: as long as its answer takes to stream). The job's output
 // is drawn when it is first read (jobs/jobQueue.ts), not here.
 import type { EngineWorker, WorkerDriver } from '../../jobs/workerDriver';
@@ -8,10 +9,8 @@ import type { EmulatedJob } from '../../jobs/job';
 export class SimulatedWorkers implements WorkerDriver {
   readonly holdsEndedJobs = false;
 
-  constructor(private readonly coldStartMs: number) {}
-
-  start(w: EngineWorker, warm: boolean): number {
-    return warm ? w.spawnedAtMs : w.spawnedAtMs + this.coldStartMs;
+  start(w: EngineWorker, coldStartMs: number): number {
+    return w.spawnedAtMs + coldStartMs;
   }
 
   capacity(w: EngineWorker): number {
