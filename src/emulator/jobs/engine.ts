@@ -150,7 +150,6 @@ export class Engine {
     for (const w of this.workers) this.driver.stop(w, 'the emulator is closing');
   }
 
-  // ---- what a driver reports ----
   /** The worker's cold start is over now (a process worker's first job take). */
   ready(w: EngineWorker): void {
     if (w.status !== 'initializing') return;
