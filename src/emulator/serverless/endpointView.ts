@@ -89,14 +89,16 @@ export function endpointView(endpoint: EndpointConfig, usage: UserUsage, origin:
     ports: [],
     env: {},
     registry: null,
-    gpu: { pools: [...endpoint.gpuPools], count: 1, allowedCudaVersions: [], minCudaVersion: null },
+    gpu: { pools: [...endpoint.gpuPools], count: endpoint.gpuCount, allowedCudaVersions: [], minCudaVersion: null },
     workers: { min: s.workersMin, max: s.workersMax, idleTimeout: s.idleTimeoutSeconds },
-    // The reference's create example; the emulator's scaler is its own queue model, not this signal.
-    scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+    // The engine's own scaler (issue 29: src/emulator/jobs/scaler.ts), in the reference's union.
+    scaling: endpoint.scalerType === 'REQUEST_COUNT'
+      ? { type: 'REQUEST_COUNT', requestCount: Math.max(1, Math.ceil(endpoint.scalerValue)) }
+      : { type: 'QUEUE_DELAY', queueDelay: endpoint.scalerValue },
     dataCenterIds: [],
     networkVolumes: [],
     timeout: s.executionTimeoutMs,
-    flashboot: 'OFF',
+    flashboot: endpoint.flashboot ? 'FLASHBOOT' : 'OFF',
     createdAt: isoUtc(createdAtOf(endpoint, usage, nowMs)),
   };
 }
