@@ -13,8 +13,9 @@ import { registerConnection, type ConnectionServices } from './connection/regist
 import { registerEndpoints, type EndpointsServices } from './endpoints/registerEndpoints';
 import { registerJobRunner, type JobRunnerApi } from './jobs/registerJobs';
 import { registerLocalWorker, type LocalWorkerApi } from './localWorker/registerLocalWorker';
+import { registerTune, type TuneServices } from './tune/registerTune';
 
-export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTestApi; jobs: JobRunnerApi | undefined; localWorker: LocalWorkerApi | undefined } | undefined {
+export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTestApi; jobs: JobRunnerApi | undefined; localWorker: LocalWorkerApi | undefined; tune: TuneServices | undefined } | undefined {
   // Measured from here to the return and logged: `npm run bench` reads it as host.activate (issue 11).
   const started = performance.now();
   // Services every feature shares.
@@ -54,6 +55,13 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
     });
   }
 
+  let tune: TuneServices | undefined;
+  activateFeature('Tune', () => {
+    const feature = registerTune(context, connection, settings, () => jobApi?.history, logger);
+    tune = feature.services;
+    return feature.disposables;
+  });
+
   let localWorker: LocalWorkerApi | undefined;
   activateFeature('Local worker', () => {
     const feature = registerLocalWorker(context, connection, settings, logger);
@@ -67,7 +75,7 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
   const took = (performance.now() - started).toFixed(2);
   logger.info(`activated ${context.extension.id} ${String(context.extension.packageJSON.version)} in ${vscode.env.appName} (activate took ${took} ms)`);
   // Test hooks for the real-editor suites only: never part of the API in a user's editor.
-  return context.extensionMode === vscode.ExtensionMode.Test ? { sidebar: { connection, statusBar, endpoints }, jobs, localWorker } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { sidebar: { connection, statusBar, endpoints }, jobs, localWorker, tune } : undefined;
 }
 
 /** What the sidebar's real-editor tests reach through `activate()`'s return value (test mode only). */
