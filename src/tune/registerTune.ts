@@ -1,6 +1,5 @@
 // Registers "Tune Endpoint…" (issue 29) on an endpoint of the Endpoints view: one Tune panel per endpoint,
-// fed by the Jobs history. The batch manifests' rows are not read yet (their jobs are in the history only
-// when opened from it); the view says which jobs it replays.
+// fed by this workspace's jobs: the Jobs history and the rows of the batch manifests (batch.jsonl) in it.
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { Connection } from '../connection/connection';
@@ -9,7 +8,20 @@ import { guardCommand } from '../errors/notify';
 import { endpointIdOf } from '../endpoints/endpointItems';
 import { modalConfirm } from '../endpoints/endpointCommands';
 import type { HistoryStore } from '../history/historyStore';
+import { manifestSamples, mergeSamples } from '../core/tune/manifestSamples';
+import type { JobSample } from '../core/tune/traffic';
 import { TunePanel, type TuneDeps } from './tunePanel';
+
+/** The Jobs history, and every batch manifest of the workspace (read off the thread, parsed in slices). */
+async function workspaceJobs(history: HistoryStore | undefined): Promise<JobSample[]> {
+  const files = await vscode.workspace.findFiles('**/batch.jsonl', '**/node_modules/**', 200);
+  const rows: Awaited<ReturnType<typeof manifestSamples>> = [];
+  for (const f of files) {
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(f));
+    rows.push(...(await manifestSamples(text)));
+  }
+  return mergeSamples(history?.all() ?? [], rows);
+}
 
 export const TUNE_COMMAND = 'serverlessGpu.tuneEndpoint';
 
@@ -32,7 +44,7 @@ export function registerTune(context: vscode.ExtensionContext, connection: Conne
     const panel = new TunePanel(endpointId, {
       extensionUri: context.extensionUri, logger,
       client: () => connection.getClient(),
-      jobs: () => history()?.all() ?? [],
+      jobs: () => workspaceJobs(history()),
       gpuPrices: () => settings.batchGpuPrices(),
       confirm: (m, d, a) => services.deps.confirm(m, d, a),
       applyEndpointSettings: services.deps.applyEndpointSettings,

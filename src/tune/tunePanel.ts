@@ -29,7 +29,7 @@ export interface TuneDeps {
   logger: Logger;
   client: () => Promise<ServiceClient | undefined>;
   /** This workspace's jobs (the Jobs history and the batch manifests' rows). */
-  jobs: () => readonly JobSample[];
+  jobs: () => Promise<readonly JobSample[]>;
   gpuPrices: () => Readonly<Record<string, number>>;
   confirm: (message: string, detail: string, action: string) => Promise<boolean>;
   /** The endpoint-edit path (issue 28). Undefined until it is on main: Apply then stops at this seam. */
@@ -115,7 +115,7 @@ export class TunePanel implements vscode.Disposable {
     if (!price) return this.post({ type: 'notice', message: 'No price is known for this endpoint\'s GPUs: set one in serverlessGpu.batch.gpuPrices.' });
     const toMs = Date.now();
     const fromMs = toMs - WINDOW_MS[this.window];
-    const traffic = trafficOf(this.d.jobs(), this.endpointId, fromMs, toMs, this.current.idleTimeoutMs);
+    const traffic = trafficOf(await this.d.jobs(), this.endpointId, fromMs, toMs, this.current.idleTimeoutMs);
     const replayOf = describeReplay(traffic.arrivals.length, WINDOW_WORDS[this.window], traffic.leftOut);
     const billed = await billedAmount(client, this.endpointId, fromMs, toMs).catch(() => undefined);
     const workers = await client.listEndpointWorkers(this.endpointId).catch(() => undefined);

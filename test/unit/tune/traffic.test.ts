@@ -62,3 +62,23 @@ describe('tune traffic', () => {
     assert.deepEqual(workerFlags(current, undefined, 10), []);
   });
 });
+
+describe('batch manifests as traffic', () => {
+  test('the last line of each row wins; a job also in the history is counted once', async () => {
+    const { manifestSamples, mergeSamples } = await import('../../../src/core/tune/manifestSamples');
+    const text = [
+      JSON.stringify({ type: 'batch', version: 1, batchId: 'b', endpointId: 'ep', service: 'x', createdAt: 'now', jobs: 2 }),
+      JSON.stringify({ type: 'job', index: 0, phase: 'active', jobId: 'j0', submittedAt: 10, at: 1 }),
+      JSON.stringify({ type: 'job', index: 0, phase: 'ended', jobId: 'j0', submittedAt: 10, delayTime: 5, executionTime: 100, at: 2 }),
+      JSON.stringify({ type: 'job', index: 1, phase: 'ended', jobId: 'j1', submittedAt: 20, executionTime: 200, at: 3 }),
+      '{"type":"job","index":2,', // a line cut short by a crash
+    ].join('\n');
+    const rows = await manifestSamples(text, async () => {});
+    assert.deepEqual(rows, [
+      { endpointId: 'ep', submittedAt: 10, delayTime: 5, executionTime: 100, jobId: 'j0' },
+      { endpointId: 'ep', submittedAt: 20, executionTime: 200, jobId: 'j1' },
+    ]);
+    const merged = mergeSamples([{ endpointId: 'ep', submittedAt: 10, executionTime: 100, jobId: 'j0' }], rows);
+    assert.equal(merged.length, 2);
+  });
+});
