@@ -14,6 +14,8 @@ import { registerEndpoints, type EndpointsServices } from './endpoints/registerE
 import { registerJobRunner, type JobRunnerApi } from './jobs/registerJobs';
 import { registerLocalWorker, type LocalWorkerApi } from './localWorker/registerLocalWorker';
 import { registerTune, type TuneServices } from './tune/registerTune';
+import { tooltipSplit } from './core/tune/flags';
+import { sharedEndpointPrices } from './core/cost/endpointPrices';
 
 export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTestApi; jobs: JobRunnerApi | undefined; localWorker: LocalWorkerApi | undefined; tune: TuneServices | undefined } | undefined {
   // Measured from here to the return and logged: `npm run bench` reads it as host.activate (issue 11).
@@ -53,6 +55,10 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
       endpointIds: () => jobApi.history.all().filter((r) => jobApi.runner.isRunning(r.key)).map((r) => r.endpointId),
       onDidChange: jobApi.runner.onDidChangeRunning,
     });
+    // The tooltip's "where the money went" (issue 29): this workspace's execution seconds in the window, priced.
+    endpoints.tree.moneySplit = (id, fromMs, toMs, billedUsd) => tooltipSplit(billedUsd,
+      jobApi.history.all().reduce((sum, r) => (r.endpointId === id && r.submittedAt >= fromMs && r.submittedAt < toMs ? sum + (r.executionTime ?? 0) / 1000 : sum), 0),
+      sharedEndpointPrices.priceOf(connection.profile.billingBaseUrl, id, settings.batchGpuPrices())?.usdPerSecond);
   }
 
   let tune: TuneServices | undefined;

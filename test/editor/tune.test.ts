@@ -6,6 +6,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index';
+import type { TreeNode } from '../../src/endpoints/endpointItems';
 import type { SidebarTestApi } from '../../src/extension';
 import { JobRecord, newJobKey } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
@@ -95,6 +96,17 @@ suite('Tune Endpoint: a replay of this workspace\'s jobs under other settings', 
     assert.ok(billed > 0);
     assert.ok(Math.abs(current.costUsd - billed) / billed < 0.05, `replay of the current settings $${current.costUsd} vs billed $${billed}`);
     await screenshot('tune-view', { docs: true });
+
+    // The endpoint's tooltip in the tree says where the money went (an estimate).
+    await vscode.commands.executeCommand('workbench.view.extension.serverlessGpu');
+    await api.endpoints!.tree.refresh();
+    const tooltip = await eventually(async () => {
+      const node = ((await api.endpoints!.tree.getChildren()) as TreeNode[]).find((n) => n.kind === 'endpoint' && n.id === HIST);
+      if (!node) return undefined;
+      const t = String(api.endpoints!.tree.resolveTreeItem(await api.endpoints!.tree.getTreeItem(node), node).tooltip);
+      return /Where the money went/.test(t) ? t : undefined;
+    }, 'the tooltip\'s split');
+    assert.match(tooltip, /Where the money went \(estimate\): \$[\d.]+ this workspace's jobs executing; \$[\d.]+ worker starts, idle time and other traffic/);
 
     const row = panel.lastRows.findIndex((r) => r.label === 'idle 60 s');
     assert.ok(row > 0, panel.lastRows.map((r) => r.label).join(', '));
