@@ -14,8 +14,11 @@ import { registerEndpoints, type EndpointsServices } from './endpoints/registerE
 import { registerEndpointForms, type EndpointFormsApi } from './endpointForms/registerEndpointForms';
 import { registerJobRunner, type JobRunnerApi } from './jobs/registerJobs';
 import { registerLocalWorker, type LocalWorkerApi } from './localWorker/registerLocalWorker';
+import { registerTune, type TuneServices } from './tune/registerTune';
+import { tooltipSplit } from './core/tune/flags';
+import { sharedEndpointPrices } from './core/cost/endpointPrices';
 
-export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTestApi; jobs: JobRunnerApi | undefined; localWorker: LocalWorkerApi | undefined } | undefined {
+export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTestApi; jobs: JobRunnerApi | undefined; localWorker: LocalWorkerApi | undefined; tune: TuneServices | undefined } | undefined {
   // Measured from here to the return and logged: `npm run bench` reads it as host.activate (issue 11).
   const started = performance.now();
   // Services every feature shares.
@@ -64,7 +67,18 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
       endpointIds: () => jobApi.history.all().filter((r) => jobApi.runner.isRunning(r.key)).map((r) => r.endpointId),
       onDidChange: jobApi.runner.onDidChangeRunning,
     });
+    // The tooltip's "where the money went" (issue 29): this workspace's execution seconds in the window, priced.
+    endpoints.tree.moneySplit = (id, fromMs, toMs, billedUsd) => tooltipSplit(billedUsd,
+      jobApi.history.all().reduce((sum, r) => (r.endpointId === id && r.submittedAt >= fromMs && r.submittedAt < toMs ? sum + (r.executionTime ?? 0) / 1000 : sum), 0),
+      sharedEndpointPrices.priceOf(connection.profile.billingBaseUrl, id, settings.batchGpuPrices())?.usdPerSecond);
   }
+
+  let tune: TuneServices | undefined;
+  activateFeature('Tune', () => {
+    const feature = registerTune(context, connection, settings, () => jobApi?.history, logger);
+    tune = feature.services;
+    return feature.disposables;
+  });
 
   let localWorker: LocalWorkerApi | undefined;
   activateFeature('Local worker', () => {
@@ -79,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
   const took = (performance.now() - started).toFixed(2);
   logger.info(`activated ${context.extension.id} ${String(context.extension.packageJSON.version)} in ${vscode.env.appName} (activate took ${took} ms)`);
   // Test hooks for the real-editor suites only: never part of the API in a user's editor.
-  return context.extensionMode === vscode.ExtensionMode.Test ? { sidebar: { connection, statusBar, endpoints, endpointForms }, jobs, localWorker } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { sidebar: { connection, statusBar, endpoints, endpointForms }, jobs, localWorker, tune } : undefined;
 }
 
 /** What the sidebar's real-editor tests reach through `activate()`'s return value (test mode only). */

@@ -1,10 +1,13 @@
 // The emulator's clock: real time, or real time shifted by an offset (config `now`, admin moves). Job progress,
 // retention, rate-limit windows, file expiry and billing defaults all read this one clock, so moving it moves
-// all of them together (issue 3, admin clock).
+// all of them together (issue 3, admin clock). Frozen (issue 29, admin `{"frozen": true}`), it is virtual time:
+// it stands still between admin moves, so a test's expected seconds are exact, not off by the real
+// milliseconds its requests took.
 export type ClockListener = () => void;
 
 export class EmulatorClock {
   private offsetMs: number;
+  private frozenAt: number | undefined;
   private readonly listeners = new Set<ClockListener>();
 
   constructor(start?: Date) {
@@ -13,7 +16,15 @@ export class EmulatorClock {
 
   /** Milliseconds since the epoch on the emulator clock. */
   now(): number {
-    return Date.now() + this.offsetMs;
+    return this.frozenAt ?? Date.now() + this.offsetMs;
+  }
+
+  /** Stops the clock where it is (virtual time: only admin moves move it), or lets it tick again from there. */
+  freeze(frozen: boolean): void {
+    const now = this.now();
+    this.frozenAt = frozen ? now : undefined;
+    this.offsetMs = now - Date.now();
+    this.emit();
   }
 
   nowDate(): Date {
@@ -23,12 +34,14 @@ export class EmulatorClock {
   /** Moves the clock by `ms` (may be negative). */
   advance(ms: number): void {
     this.offsetMs += ms;
+    if (this.frozenAt !== undefined) this.frozenAt += ms;
     this.emit();
   }
 
   /** Sets the clock to `instant`; it keeps ticking from there. */
   set(instant: Date): void {
     this.offsetMs = instant.getTime() - Date.now();
+    if (this.frozenAt !== undefined) this.frozenAt = instant.getTime();
     this.emit();
   }
 

@@ -115,6 +115,8 @@ export type UserConfig = z.infer<typeof UserConfig>;
 export const EmulatorConfigSchema = z
   .looseObject({
     now: z.optional(DateTime),
+    /** Virtual time (issue 29): the clock stands still from the start; only admin moves move it. */
+    clockFrozen: z._default(z.boolean(), false),
     rateLimits: z.prefault(
       z.looseObject({
         minute: z._default(z.int().check(z.gte(1)), DEFAULT_RATE_LIMITS.minute),

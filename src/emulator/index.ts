@@ -84,6 +84,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const config = parseConfig(options.config ?? demoConfig());
   const host = options.host ?? '127.0.0.1';
   const clock = new EmulatorClock(config.now !== undefined ? new Date(config.now) : undefined);
+  if (config.clockFrozen) clock.freeze(true);
   const store = new BillingStore();
   const keys = new KeyRing();
   const owners = new Map<EndpointConfig, Account>();
@@ -114,7 +115,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     clock, keys, jobs, files, faults, workers, runsyncWaitMs: config.runsyncWaitMs,
     limiter: new RateLimiter(config.rateLimits, clock),
     opLimiter: new OperationLimiter(config.operationLimits),
-    admin: options.admin ? { clock, faults, onClockMoved: sweep } : undefined,
+    admin: options.admin ? { clock, faults, onClockMoved: sweep, livesOf: (id) => {
+      const endpoint = [...owners.keys()].find((e) => e.id === id);
+      return endpoint && jobs.livesOf(endpoint);
+    } } : undefined,
     stopping: stopping.signal,
     log: options.log,
   });

@@ -58,6 +58,8 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
   private currentWindow: BillingWindow;
   /** Live health of the listed endpoints, asked for only while the view is visible. */
   readonly health: EndpointHealth;
+  /** "Where the money went" lines for an endpoint's tooltip (issue 29; wired in extension.ts from the Jobs history). */
+  moneySplit: ((endpointId: string, fromMs: number, toMs: number, billedUsd: number) => string | undefined) | undefined;
   /** Clients whose key may not read the endpoint list (403): not asked again until the key changes. */
   private readonly listForbidden = new WeakSet<ServiceClient>();
 
@@ -267,7 +269,11 @@ export class EndpointsTree implements vscode.TreeDataProvider<TreeNode>, vscode.
 
   /** Tooltips on hover only (see itemText.ts). */
   resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
-    if (node.kind === 'endpoint' && this.state.kind === 'loaded') item.tooltip = endpointTooltip(node, this.state.model.window, this.health.get(node.id));
+    if (node.kind === 'endpoint' && this.state.kind === 'loaded') {
+      const w = this.state.model.window;
+      const split = this.moneySplit?.(node.id, Date.parse(w.startTime), Date.parse(w.endTime), node.amounts.total);
+      item.tooltip = endpointTooltip(node, w, this.health.get(node.id), split);
+    }
     if (node.kind === 'bucket') item.tooltip = bucketTooltip(node);
     return item;
   }

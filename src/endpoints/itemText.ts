@@ -28,7 +28,7 @@ export function endpointText(node: EndpointNode, health?: HealthLook): ItemText 
   return { label: node.displayName ?? node.id, description: parts.join(' · ') };
 }
 
-export function endpointTooltip(node: EndpointNode, window: BillingTreeModel['window'], health?: HealthLook): string {
+export function endpointTooltip(node: EndpointNode, window: BillingTreeModel['window'], health?: HealthLook, moneySplit?: string): string {
   const lines = [
     node.displayName ? `${node.displayName} (${node.id})` : node.id,
   ];
@@ -41,6 +41,7 @@ export function endpointTooltip(node: EndpointNode, window: BillingTreeModel['wi
   lines.push(
     `Total ${money.total}`,
     money.parts,
+    ...(moneySplit ? [moneySplit] : []),
     `${describeRange(window)}, ${BUCKET_ADJECTIVE[window.bucketSize]}`,
   );
   if (health) lines.push(healthTooltip(health));

@@ -28,6 +28,8 @@ export interface Rooms {
   endpointForms: typeof import('../endpointForms/room');
   grid: typeof import('../batchGrid/gridHost');
   compare: typeof import('../compare/compareHost');
+  /** Tune Endpoint's panel and the reading of the workspace's jobs (src/tune), issue 29. */
+  tune: typeof import('../tune/room');
   /** Serve Worker Locally's emulator (src/localWorker). */
   localWorker: typeof import('../localWorker/localWorkerRoom');
 }
@@ -36,5 +38,5 @@ export function load(host: Readonly<Record<string, object>>): Rooms {
   provideHostModules(host);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const probe = { errors: require('../core/http/errors'), prices: require('../core/cost/endpointPrices'), durations: require('../core/jobs/durationModel') };
-  return { probe, batch: { manager: require('../batch/batchManager'), resume: require('../batch/batchResume'), groups: require('../batch/batchJobsGroups') }, outputs: require('../core/outputs/saveOutputs'), jobPanel: require('../jobPanel/jobPanel'), costChart: require('../costChart/costChartPanel'), localWorker: require('../localWorker/localWorkerRoom'), emulator: require('../connection/emulatorProcess'), endpointForms: require('../endpointForms/room'), grid: require('../batchGrid/gridHost'), compare: require('../compare/compareHost') };
+  return { probe, batch: { manager: require('../batch/batchManager'), resume: require('../batch/batchResume'), groups: require('../batch/batchJobsGroups') }, outputs: require('../core/outputs/saveOutputs'), jobPanel: require('../jobPanel/jobPanel'), costChart: require('../costChart/costChartPanel'), localWorker: require('../localWorker/localWorkerRoom'), emulator: require('../connection/emulatorProcess'), endpointForms: require('../endpointForms/room'), grid: require('../batchGrid/gridHost'), compare: require('../compare/compareHost'), tune: require('../tune/room') };
 }

@@ -39,7 +39,9 @@ function formsConfig(): EmulatorConfigInput {
         { key: JOBS_ONLY, scopes: ['jobs:run', 'jobs:read'] },
       ],
       endpoints: [
-        { id: 'ef-edit', name: 'Edit me', ...clocked, workersMax: 3, gpuPools: ['ADA_24'] },
+        // QUEUE_DELAY 4 s, as the REST record showed before issue 29: a config endpoint now shows the engine's own
+        // scaler (default REQUEST_COUNT, on which the form leaves the idle timeout out), and these steps edit it.
+        { id: 'ef-edit', name: 'Edit me', ...clocked, workersMax: 3, gpuPools: ['ADA_24'], scalerType: 'QUEUE_DELAY', scalerValue: 4 },
         { id: 'ef-min', name: 'Always on', ...clocked, workersMax: 3 },
         { id: 'ef-max', name: 'Under load', ...clocked, workersMax: 3 },
         { id: 'ef-roll', name: 'Rolling', ...clocked, workersMin: 2, workersMax: 2 },

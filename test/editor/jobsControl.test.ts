@@ -93,8 +93,9 @@ suite('jobs control', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  test('Cancel Job ends a running job CANCELLED in the panel and the Jobs view, keeps its record and job.json, and billing shows only the time it ran', async () => {
+  test('Cancel Job ends a running job CANCELLED in the panel and the Jobs view, keeps its record and job.json, and billing shows its worker\'s time', async () => {
     const before = await billedSinceStart('wan-2-1-video');
+    const t0 = Date.now();
     const started = await run('cancel-me.input.json', 'wan-2-1-video', { input: { prompt: 'a long video' } });
     const jobId = await eventually(() => api.history.get(started.key)?.jobId, 'the job id');
     // Let it run a while on its worker (6 s of execution in all), so there is time to bill and time left over.
@@ -123,14 +124,16 @@ suite('jobs control', () => {
     const item = await jobsViewItem(started.key);
     assert.match(item.description, /^Cancelled · /);
 
-    // Billing: the time it ran, at the endpoint's prices, and not the whole 6 s.
+    // Billing (issue 29, docs "Pricing"): the worker is billed, not the job: its start, the time it ran the job
+    // and its idle time so far. So at least the time it ran, and at most the worker time since the submit (two
+    // workers at most: one may still have been idling from an earlier test), each life rounded up to the second.
     const perSecond = 0.0012 + OTHER_PRICES_PER_SECOND;
     const billed = (await eventually(async () => {
       const now = await billedSinceStart('wan-2-1-video');
       return now > before ? now : undefined;
     }, 'billing to show the cancelled job')) - before;
-    assert.ok(Math.abs(billed - (ranMs / 1000) * perSecond) < 1e-9, `billed ${billed} for ${ranMs} ms (expected ${(ranMs / 1000) * perSecond})`);
-    assert.ok(billed < 6 * perSecond * 0.95, `less than the whole job (${6 * perSecond})`);
+    const upToNow = 2 * ((Date.now() - t0) / 1000 + 1) * perSecond;
+    assert.ok(billed >= (ranMs / 1000) * perSecond - 1e-9 && billed <= upToNow, `billed ${billed} for ${ranMs} ms run (at least ${(ranMs / 1000) * perSecond}, at most ${upToNow})`);
 
     if (driverAvailable()) {
       await showPanel(started.key);

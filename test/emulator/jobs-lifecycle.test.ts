@@ -206,22 +206,25 @@ describe('finished jobs are billed (issue #3: billing reflects the jobs run agai
     return r.json.metadata.totals;
   }
 
-  test('a job adds its cost when it finishes, not before, and the same job costs the same again', async () => {
-    // Let any ep1 job of earlier tests finish first.
+  // Issue 29 (docs "Pricing"): the worker is billed from its start to its full stop, as its time passes.
+  test("a job's worker is billed as it runs and idles, and the same job costs the same again", async () => {
+    // Let any ep1 job of earlier tests finish, and its worker stop, first.
     await moveClock(emu.url, { advanceMs: 60_000 });
+    const perSecond = 0.00044 + 0.00004 + 0.000005 + 0.00002; // the default prices
     const before0 = await ep1Totals();
     const id = await submit(ENDPOINTS.image, { prompt: 'billed', width: 8, height: 8 });
     await moveClock(emu.url, { advanceMs: 15_000 });
     assert.equal((await status(ENDPOINTS.image, id)).json.status, 'IN_PROGRESS');
-    assert.deepEqual(await ep1Totals(), before0, 'a running job costs nothing yet');
-    await moveClock(emu.url, { advanceMs: 30_000 });
+    const running = (await ep1Totals()).totalAmount - before0.totalAmount;
+    assert.ok(running >= 15 * perSecond - 1e-9, `a running worker is billed as it runs: ${running}`);
+    await moveClock(emu.url, { advanceMs: 45_000 }); // queue 10 s, job 30 s, idle 5 s: it has stopped
     assert.equal((await status(ENDPOINTS.image, id)).json.status, 'COMPLETED');
     const after1 = await ep1Totals();
     const cost = after1.totalAmount - before0.totalAmount;
-    assert.ok(cost > 0, `a finished job must cost something: ${JSON.stringify(after1)}`);
+    assert.ok(cost >= 45 * perSecond - 1e-9 && cost <= 46 * perSecond + 1e-9, `one worker life of 45 s (and a few real ms), rounded up: ${cost}`);
     assert.ok(Math.abs(after1.totalAmount - (after1.gpuAmount + after1.cpuAmount + after1.diskAmount + after1.feeAmount)) < 1e-9);
     const id2 = await submit(ENDPOINTS.image, { prompt: 'billed', width: 8, height: 8 });
-    await moveClock(emu.url, { advanceMs: 45_000 });
+    await moveClock(emu.url, { advanceMs: 60_000 });
     assert.equal((await status(ENDPOINTS.image, id2)).json.status, 'COMPLETED');
     const after2 = await ep1Totals();
     assert.ok(Math.abs(after2.totalAmount - after1.totalAmount - cost) < 1e-9, `second job cost ${after2.totalAmount - after1.totalAmount}, first ${cost}`);

@@ -1,7 +1,7 @@
 // Issue 21 fidelity, on simulated workers: how long a /runsync result is kept (docs "Send API requests":
 // "available for 1 minute by default"), a held /status-sync or /runsync answering as soon as its job ends in any
 // way (cancel, purge), and billing that adds up: the billing route's total rises by exactly the billed seconds
-// (cold start + execution) times the endpoint's per-second prices.
+// (cold start + execution + idle, per worker life, issue 29) times the endpoint's per-second prices.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -77,20 +77,24 @@ describe('a held wait ends when the job does', () => {
   });
 });
 
-describe('billing adds up: cold starts and execution seconds at the endpoint price', () => {
-  test("two 10 s jobs on one worker with a 5 s cold start add exactly 25 s x the endpoint's prices to its hour", async () => {
+describe('billing adds up: the worker life (cold start, execution, idle) at the endpoint price', () => {
+  test("two 10 s jobs on one worker with a 5 s cold start and a 60 s idle timeout add exactly 85 s x the endpoint's prices", async () => {
     const before0 = await billedTotal(RT.billed);
     const a = await api.submit(RT.billed, { n: 'a' });
     const b = await api.submit(RT.billed, { n: 'b' });
-    await advance(40_000); // cold start 5 s, then a from 5 s to 15 s, b from 15 s to 25 s
+    await advance(40_000); // cold start 5 s, then a from 5 s to 15 s, b from 15 s to 25 s, idle since
     const sa = (await api.status(RT.billed, a)).json;
     const sb = (await api.status(RT.billed, b)).json;
     assert.equal(sa.status, 'COMPLETED');
     assert.equal(sb.status, 'COMPLETED');
     assert.equal(sa.executionTime + sb.executionTime, 20_000);
     const perSecond = BILLED_PRICES.gpuPerSecond + BILLED_PRICES.cpuPerSecond + BILLED_PRICES.diskPerSecond + BILLED_PRICES.feePerSecond;
+    const soFar = (await billedTotal(RT.billed)) - before0;
+    assert.ok(soFar >= 40 * perSecond - 1e-9 && soFar < 41 * perSecond, `billed so far ${soFar}: the 40 s the worker has lived, idle included`);
+    await advance(60_000); // the idle timeout ends the life at 25 s + 60 s
     const billed = (await billedTotal(RT.billed)) - before0;
-    const expected = (5 + 10 + 10) * perSecond;
-    assert.ok(Math.abs(billed - expected) < 1e-9, `billed ${billed}, expected (5 s cold start + 20 s of jobs) x ${perSecond} = ${expected}`);
+    // Issue 29 (docs "Pricing"): from start to full stop, rounded up to the second: 5 + 20 + 60 = 85 s.
+    const expected = (5 + 10 + 10 + 60) * perSecond;
+    assert.ok(Math.abs(billed - expected) < 1e-9, `billed ${billed}, expected (5 s cold start + 20 s of jobs + 60 s idle) x ${perSecond} = ${expected}`);
   });
 });

@@ -36,7 +36,7 @@ describe('/cancel', () => {
     assert.equal((await state(RT.cancel, running)).status, 'COMPLETED');
   });
 
-  test('a running job becomes CANCELLED, billed for exactly the time it ran, and its worker takes the next job', async () => {
+  test('a running job becomes CANCELLED after the time it ran, its worker billed for it, and the worker takes the next job', async () => {
     await advance(60_000);
     const before0 = await billedTotal(RT.cancel);
     const a = await api.submit(RT.cancel, { n: 'a' });
@@ -51,9 +51,10 @@ describe('/cancel', () => {
     assert.equal(s.executionTime, r.json.executionTime);
     assert.equal(typeof s.workerId, 'string');
     assert.equal(s.output, undefined);
+    // Issue 29: the worker is billed, not the job (docs "Pricing"): its time so far, at least the 3 s it ran a.
     const billed = (await billedTotal(RT.cancel)) - before0;
     const perSecond = 0.00044 + 0.00004 + 0.000005 + 0.00002; // the default prices
-    assert.ok(Math.abs(billed - (r.json.executionTime / 1000) * perSecond) < 1e-12, `billed ${billed} for ${r.json.executionTime} ms`);
+    assert.ok(billed >= (r.json.executionTime / 1000) * perSecond - 1e-12, `billed ${billed} for ${r.json.executionTime} ms`);
     assert.equal((await state(RT.cancel, b)).status, 'IN_PROGRESS', 'the freed worker took the queued job at once');
   });
 

@@ -99,7 +99,7 @@ describe('GET /v2/serverless', () => {
     // The queue model's defaults for an endpoint that sets none: 0, 3, 5 s, 600 s.
     const image = byId.get(ENDPOINTS.image)!;
     assert.deepEqual([image.workers, image.timeout], [{ min: 0, max: 3, idleTimeout: 5 }, 600_000]);
-    assert.deepEqual(named.scaling, { type: 'QUEUE_DELAY', queueDelay: 4 });
+    assert.deepEqual(named.scaling, { type: 'REQUEST_COUNT', requestCount: 1 }, 'the engine scaler: the config default (issue 29)');
     assert.equal(named.flashboot, 'OFF');
     assert.deepEqual([named.dataCenterIds, named.networkVolumes], [[], []]);
   });

@@ -94,7 +94,8 @@ describe('a change of GPU pool changes the bill', () => {
     assert.deepEqual(await statuses('sw-pool', [job!]), ['COMPLETED']);
     const cost = (await billed('sw-pool')) - before;
     const expected = 100 * (hourly / 3600) * 2;
-    assert.ok(Math.abs(cost - expected) < 1e-6, `billed ${cost}, expected 100 s x ${hourly}/h x 2 GPUs = ${expected} (the config's price was $0.5/s)`);
+    // One billing model (issue 29): the worker's life is billed rounded up to the second, so a little more is fine.
+    assert.ok(cost >= expected - 1e-9 && cost - expected < (hourly / 3600) * 2, `billed ${cost}, expected 100 s x ${hourly}/h x 2 GPUs = ${expected} (the config's price was $0.5/s)`);
   });
 });
 

@@ -42,13 +42,15 @@ export function estimateBatchCost(input: CostRangeInput): CostRange | undefined 
   const lowMs = Math.max(0, durations.executionMs - durations.executionSpreadMs);
   const highMs = durations.executionMs + durations.executionSpreadMs;
   const workers = Math.max(0, input.workers ?? 0);
-  const overheadSeconds = workers * ((input.coldStartMs ?? 0) + (input.idleTimeoutMs ?? 0)) / 1000;
+  // Per worker life: its start, its idle timeout, and up to a second more, as each life is rounded up to the
+  // second (checked against the emulator's bill: test/emulator/scaling-billing.test.ts).
+  const overheadSeconds = workers > 0 ? workers * ((input.coldStartMs ?? 0) + (input.idleTimeoutMs ?? 0) + 1000) / 1000 : 0;
   const perSecond = price.usdPerSecond;
   const parts = [
     `${n} jobs x ${(lowMs / 1000).toFixed(1)} to ${(highMs / 1000).toFixed(1)} s (the endpoint's last ${durations.samples} jobs)`,
     `x $${perSecond.toPrecision(3)}/s (${price.source})`,
   ];
-  if (overheadSeconds > 0) parts.push(`; the high end adds ${overheadSeconds.toFixed(0)} s of worker start and idle time for ${workers} workers`);
+  if (overheadSeconds > 0) parts.push(`; the high end adds ${overheadSeconds.toFixed(0)} s of worker start, idle and round-up time for ${workers} workers`);
   return {
     lowUsd: (n * lowMs / 1000) * perSecond,
     highUsd: (n * highMs / 1000 + overheadSeconds) * perSecond,

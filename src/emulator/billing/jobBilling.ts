@@ -1,19 +1,33 @@
-// What the emulated platform bills for the work of an endpoint's workers (issue 21, "billing that adds up"):
-// RunPod bills a serverless worker "from when a worker starts until it fully stops" (docs "Pricing"): its start
-// time (the cold start), the time it executes requests, and its idle timeout. The emulator bills the first two,
-// each at the endpoint's per-second prices, into the owner's usage at the instant it ends, so the billing route's
-// buckets hold exactly the sum of (cold start + execution seconds) x price. Idle time is not billed here (the
-// emulator keeps no record of when an idle worker would have been stopped on the platform; see docs/emulator.md).
+// What the emulated platform bills for the work of an endpoint's workers (issue 21, "billing that adds up";
+// issue 29, "the platform's bill, exactly"): RunPod bills a serverless worker "from when a worker starts until
+// it fully stops, rounded up to the nearest second" (docs "Pricing"): its start (the cold start), the time it
+// executes requests and its idle timeout, each GPU at the pool's price. The engine counts each worker's life
+// (jobs/workerLives.ts) and hands every span of it here as it passes, so the billing route's buckets hold, per
+// worker life, (start + execution + idle) rounded up to the second x the price. A span is split at whole hours:
+// each hour's bucket holds exactly the worker time that fell in it.
 import type { EndpointConfig } from '../config';
 import type { UserUsage, Amounts } from './billingStore';
 
-/** The endpoint's per-second prices times `seconds`. */
+const HOUR_MS = 3_600_000;
+
+/** The price of `seconds` of one worker of the endpoint: its per-second prices, the GPU part once per GPU. */
 export function amountsOf(endpoint: EndpointConfig, seconds: number): Amounts {
   const p = endpoint.prices;
-  return { gpu: seconds * p.gpuPerSecond, cpu: seconds * p.cpuPerSecond, disk: seconds * p.diskPerSecond, fee: seconds * p.feePerSecond };
+  const gpus = endpoint.gpuCount ?? 1;
+  return { gpu: seconds * p.gpuPerSecond * gpus, cpu: seconds * p.cpuPerSecond, disk: seconds * p.diskPerSecond, fee: seconds * p.feePerSecond };
 }
 
-/** Bills `ms` of worker time (a job's execution, or a cold start) that ended at `endedAtMs`. */
-export function billWorkerTime(usage: UserUsage, endpoint: EndpointConfig, endedAtMs: number, ms: number): void {
-  if (ms > 0) usage.add(endpoint.id, endedAtMs, amountsOf(endpoint, ms / 1000));
+/** A worker's total price per second (what a replay multiplies its seconds by). */
+export function pricePerWorkerSecond(endpoint: EndpointConfig): number {
+  const a = amountsOf(endpoint, 1);
+  return a.gpu + a.cpu + a.disk + a.fee;
+}
+
+/** Bills the worker time from `fromMs` to `toMs`, into the hour buckets it falls in. */
+export function billWorkerSpan(usage: UserUsage, endpoint: EndpointConfig, fromMs: number, toMs: number): void {
+  for (let a = fromMs; a < toMs;) {
+    const b = Math.min(toMs, (Math.floor(a / HOUR_MS) + 1) * HOUR_MS);
+    usage.add(endpoint.id, a, amountsOf(endpoint, (b - a) / 1000));
+    a = b;
+  }
 }

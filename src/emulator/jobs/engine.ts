@@ -1,49 +1,60 @@
-// One endpoint's queue and workers (issue 9's model; issue 21: one engine for every endpoint kind). A
-// discrete-event simulation on the emulator clock: `advance(clock.now())` replays the events (a job becomes
-// visible to workers, a cold start ends, a job ends by itself or at its deadline, a queued job's TTL runs out,
-// an idle worker times out, an unhealthy worker's linger ends) in time order up to that instant; a timer does
-// the same at the next event, so jobs end, webhooks go and real workers are told to stop even when nobody
-// reads. Time only moves forward here: moving the admin clock back never un-finishes a job.
-//
-// The model: a job is visible to workers `queueMs` after it is queued (the platform's hand-off latency).
-// Workers take visible jobs first in, first out, low-priority jobs only when no normal job is waiting for the
-// room (waitingLine.ts). Scaling reacts at once: each waiting normal job without a worker coming for it starts a
-// new worker (up to workersMax), which is `initializing` until its cold start ends. Low-priority jobs never start
-// a worker (docs "Execution policies"). An idle worker above workersMin stops after idleTimeoutMs, unless a
-// waiting job needs it. What differs between endpoint kinds is only how a worker runs a job: the WorkerDriver.
+// One endpoint's queue and workers (issues 9, 21, 29): a discrete-event simulation. `advance(now)` replays the
+// events (a job becomes visible, a cold start ends, a job ends or times out, a TTL runs out, the scaler looks, an
+// idle worker times out, an unhealthy worker's linger ends) in time order; a timer (eventTimer.ts) does the same
+// at the next event, so jobs end even when nobody reads. Time only moves forward. A job is visible `queueMs`
+// after it is queued; workers take visible jobs FIFO, low-priority ones only when no normal job waits
+// (waitingLine.ts). The scaler (scaler.ts) starts workers by the endpoint's scaler type up to workersMax; a new
+// worker is `initializing` for its cold start (shorter with FlashBoot once the endpoint has booted). An idle
+// worker above workersMin stops after idleTimeoutMs. Each worker life is counted and billed (workerLives.ts).
+// The WorkerDriver says how a worker runs a job. A replay (core tune) runs this engine with no timers.
 import type { EmulatorClock } from '../clock';
-import type { RuntimeSettings } from './runtimeSettings';
-import type { EmulatedJob, RuntimeEnd, WorkerCounts, WorkerSnapshot } from './job';
+import type { RuntimeSettings, SettingsChange } from './runtimeSettings';
+import { EventTimer } from './eventTimer';
+import { aboveMax, nextLookAt, scaleViewOf, workersToAdd, type ScaleView } from './scaler';
+import { WorkerLives } from './workerLives';
+import type { EmulatedJob, RuntimeEnd } from './job';
 import { WaitingLine } from './waitingLine';
-import { billIdleTime, cycleWorkers } from './workerCycle';
-import { endOf, runsOn, UNHEALTHY_LINGER_MS, type EngineHooks, type EngineWorker, type WorkerDriver } from './workerDriver';
+import { cycleWorkers } from './workerCycle';
+import { endOf, isComing, runsOn, UNHEALTHY_LINGER_MS, type EngineHooks, type EngineWorker, type WorkerDriver } from './workerDriver';
+
+/** What the engine reads of a clock: the emulator's, or a replay's own. */
+export type EngineClock = Pick<EmulatorClock, 'now' | 'onChange'>;
 
 export class Engine {
+  /** Every worker's life: its start, execution and idle time (the admin route and the replay read it). */
+  readonly lives: WorkerLives;
+  private readonly s: RuntimeSettings;
   private t: number;
   private readonly workers: EngineWorker[] = [];
   private readonly line: WaitingLine;
   private workerCount = 0;
-  private timer: NodeJS.Timeout | undefined;
-  private timerAt: number | undefined;
+  private readonly timer: EventTimer | undefined;
   private closed = false;
   private readonly offClock: () => void;
+  /** FlashBoot: the endpoint has booted a worker, and its state stays cached until this instant while none is up. */
+  private booted = false;
+  private cachedUntilMs = Number.NEGATIVE_INFINITY;
+  private lastLookAt: number | undefined; // the scaler looks once per instant
 
+  /** `timers: false`: nothing happens unless advance() is called (a replay drives it). */
   constructor(
-    private readonly s: RuntimeSettings, private readonly workerPrefix: string, private readonly clock: EmulatorClock,
-    readonly driver: WorkerDriver, private readonly hooks: EngineHooks,
+    settings: RuntimeSettings, private readonly workerPrefix: string, clock: EngineClock,
+    readonly driver: WorkerDriver, private readonly hooks: EngineHooks, timers = true,
   ) {
+    this.s = { ...settings };
+    this.lives = new WorkerLives(hooks.onWorkerTime);
     this.t = clock.now();
-    this.line = new WaitingLine(s.queueMs);
+    this.line = new WaitingLine(settings.queueMs);
+    this.timer = timers ? new EventTimer(clock, () => this.advance(clock.now())) : undefined;
     // A clock move changes how far away the next event is.
     this.offClock = clock.onChange(() => this.schedule(true));
     // Active (min) workers are up from the start, warm where the kind allows it.
-    for (let i = 0; i < Math.min(s.workersMin, s.workersMax); i++) this.spawn(true);
+    for (let i = 0; i < Math.min(settings.workersMin, settings.workersMax); i++) this.spawn(true);
     this.step();
   }
 
   /** Simulation time: the latest instant the engine has been advanced to. */
   get now(): number { return this.t; }
-
   /** Replays every event up to `toMs` (never backwards). */
   advance(toMs: number): void {
     if (this.closed) return;
@@ -73,6 +84,7 @@ export class Engine {
       for (const job of w.jobs) if (runsOn(job, w)) consider(endOf(job).at);
       consider(w.removeAtMs);
     }
+    consider(nextLookAt(this.s, this.scaleView()));
     return Number.isFinite(next) ? next : undefined;
   }
 
@@ -96,6 +108,24 @@ export class Engine {
     return true;
   }
 
+  /**
+   * Settings change while the endpoint runs (a PATCH). workersMax lowered: idle and starting workers above it stop
+   * now, running ones finish their jobs first. workersMin raised: workers start now. The rest apply from now on.
+   */
+  updateSettings(next: SettingsChange): void {
+    for (const [k, v] of Object.entries(next)) if (v !== undefined) (this.s as unknown as Record<string, unknown>)[k] = v;
+    for (const w of aboveMax(this.workers, this.s.workersMax)) {
+      if (w.status === 'running') w.retiring = true;
+      else this.drop(w, `workersMax lowered to ${this.s.workersMax}`);
+    }
+    this.step();
+  }
+
+  /** Counts every worker's time up to now into its life (and the bill): before a billing query or a read of lives. */
+  accrueAll(): void {
+    for (const w of this.workers) this.lives.accrue(w, this.t);
+  }
+
   /** Cancels every queued job (running ones go on); returns them. */
   purge(): EmulatedJob[] {
     const removed = this.line.drain();
@@ -109,41 +139,17 @@ export class Engine {
     return this.line.count;
   }
 
-  snapshot(): WorkerSnapshot[] {
-    return this.workers.map((w) => {
-      const running = [...w.jobs].find((j) => runsOn(j, w));
-      return {
-        id: w.id,
-        state: w.status,
-        ...(w.status !== 'initializing' && w.readyAtMs !== undefined ? { readyAtMs: w.readyAtMs } : {}),
-        ...(running ? { jobId: running.id } : {}),
-        version: w.version,
-      };
-    });
-  }
-
-  counts(): WorkerCounts {
-    const c: WorkerCounts = { idle: 0, initializing: 0, ready: 0, running: 0, throttled: 0, unhealthy: 0 };
-    for (const w of this.workers) {
-      c[w.status]++;
-      if (w.status === 'idle' || w.status === 'running') c.ready++;
-    }
-    return c;
-  }
-
-  /** The workers, for a driver's own views (the process list). */
+  /** The workers, for a driver's own views (the process list) and /health (workerViews.ts). */
   list(): readonly EngineWorker[] {
     return this.workers;
   }
 
   close(): void {
     this.closed = true;
-    clearTimeout(this.timer);
+    this.timer?.clear();
     this.offClock();
     for (const w of this.workers) this.driver.stop(w, 'the emulator is closing');
   }
-
-  // ---- what a driver reports ----
 
   /** The worker's cold start is over now (a process worker's first job take). */
   ready(w: EngineWorker): void {
@@ -184,6 +190,7 @@ export class Engine {
   /** The worker died or went silent: its running jobs end TIMED_OUT (docs "Job states": no result came back). */
   markUnhealthy(w: EngineWorker, reason: string): void {
     if (w.status === 'unhealthy' || !this.workers.includes(w)) return;
+    this.lives.close(w, this.t, `unhealthy: ${reason}`);
     w.status = 'unhealthy';
     w.unhealthyReason = reason;
     w.removeAtMs = this.t + UNHEALTHY_LINGER_MS;
@@ -200,12 +207,10 @@ export class Engine {
   poke(): void { this.step(); }
 
   // ---- internals ----
-
   /** Applies every event due at or before the current instant, then hands out work and scales. */
   private step(): void {
     if (this.closed) return;
     const t = this.t;
-    billIdleTime(this.workers, this.s.billAlwaysOn ? this.s.workersMin : 0, t, this.hooks.onIdleBilled);
     for (const w of this.workers) {
       if (w.status === 'initializing' && w.readyAtMs !== undefined && w.readyAtMs <= t) this.becomeReady(w);
       for (const job of [...w.jobs]) {
@@ -216,7 +221,7 @@ export class Engine {
     }
     for (const w of [...this.workers]) {
       if (w.removeAtMs !== undefined && w.removeAtMs <= t) this.drop(w, 'its linger as unhealthy is over');
-      else if (w.retiring && w.jobs.size === 0) this.drop(w, w.retireReason ?? 'refresh_worker: the handler asked for a fresh worker');
+      else if (w.retiring && w.jobs.size === 0) this.drop(w, w.retireReason ?? 'it was retiring (refresh_worker, or workersMax lowered)');
     }
     cycleWorkers(this.workers, this.s.workersMax, this.hooks.versionNow?.() ?? 1, (w, why) => this.drop(w, why));
     this.dispatch();
@@ -251,6 +256,7 @@ export class Engine {
         given.push(job);
       }
       if (!given.length) return;
+      this.lives.accrue(w, t);
       w.status = 'running';
       this.driver.give(w, given);
     });
@@ -260,30 +266,24 @@ export class Engine {
     return (w.status === 'idle' || w.status === 'running') && !w.retiring;
   }
 
-  /** Starts workers up to workersMin, and one per waiting normal job no worker is coming for; true if one is ready at once. */
+  /** Starts the workers the scaler asks for (workersMin first); true if one is ready at once. */
   private scale(): boolean {
     let readyNow = false;
-    let live = this.workers.filter((w) => w.status !== 'unhealthy' && !w.retiring).length;
-    let coming = this.workers.filter((w) => this.isComing(w)).length;
-    while (this.workers.length < this.s.workersMax && (live < this.s.workersMin || this.line.normalCount > coming)) {
-      if (this.spawn(false).status === 'idle') readyNow = true;
-      live++;
-      coming++;
-    }
+    const view = this.scaleView();
+    for (let n = workersToAdd(this.s, view); n > 0; n--) if (this.spawn(false).status === 'idle') readyNow = true;
+    if (view.inQueue > view.coming) this.lastLookAt = this.t;
     return readyNow;
   }
 
-  /** A worker that will take a job: starting, idle, or running with room for more (concurrency above 1). */
-  private isComing(w: EngineWorker): boolean {
-    if (w.retiring || w.status === 'unhealthy') return false;
-    return w.status !== 'running' || this.driver.capacity(w) > 0;
+  private scaleView(): ScaleView {
+    return scaleViewOf(this.t, this.s, this.workers, this.line, this.driver, this.lastLookAt);
   }
 
   /** An idle worker may stop: above workersMin, and more workers coming than normal jobs waiting. */
   private canRetire(): boolean {
     const live = this.workers.filter((w) => w.status !== 'unhealthy' && !w.retiring).length;
     if (live <= this.s.workersMin) return false;
-    return this.workers.filter((w) => this.isComing(w)).length > this.line.normalCount;
+    return this.workers.filter((w) => isComing(w, this.driver)).length > this.line.normalCount;
   }
 
   private spawn(warm: boolean): EngineWorker {
@@ -292,15 +292,19 @@ export class Engine {
       status: 'initializing', spawnedAtMs: this.t, idleSinceMs: this.t, jobs: new Set(), retiring: false, version: this.hooks.versionNow?.() ?? 1,
     };
     this.workers.push(w);
-    w.readyAtMs = this.driver.start(w, warm);
+    const flash = !warm && this.s.flashboot && this.booted && (this.cachedUntilMs >= this.t || this.workers.some((x) => x.status === 'idle' || x.status === 'running'));
+    this.lives.open(w, this.t, flash, warm);
+    w.readyAtMs = this.driver.start(w, warm ? 0 : flash ? Math.min(this.s.coldStartMs, this.s.flashbootColdStartMs) : this.s.coldStartMs, warm);
     if (w.readyAtMs !== undefined && w.readyAtMs <= this.t) this.becomeReady(w);
     return w;
   }
 
   private becomeReady(w: EngineWorker): void {
+    this.lives.accrue(w, w.readyAtMs!);
+    this.booted = true;
     w.status = 'idle';
     w.idleSinceMs = w.readyAtMs!;
-    this.hooks.onWorkerReady(w, w.readyAtMs! - w.spawnedAtMs);
+    this.hooks.onWorkerReady?.(w, w.readyAtMs! - w.spawnedAtMs);
   }
 
   /** A running job ends at `at`: by itself ('done'), or early (its worker is told to stop it). */
@@ -316,6 +320,7 @@ export class Engine {
   private letGo(w: EngineWorker, job: EmulatedJob, at = this.t): void {
     if (!w.jobs.delete(job)) return;
     if (w.status === 'running' && w.jobs.size === 0) {
+      this.lives.accrue(w, at);
       w.status = 'idle';
       w.idleSinceMs = at;
     }
@@ -332,18 +337,13 @@ export class Engine {
   private drop(w: EngineWorker, why: string): void {
     const i = this.workers.indexOf(w);
     if (i >= 0) this.workers.splice(i, 1);
+    this.lives.close(w, this.t, why);
+    if (this.booted) this.cachedUntilMs = this.t + this.s.flashbootWindowMs;
     this.driver.stop(w, why);
   }
 
   /** A timer for the next event, so jobs end (webhooks, stop signals) even when nobody reads. */
   private schedule(clockMoved = false): void {
-    const next = this.nextEventAt();
-    if (!clockMoved && this.timer && next === this.timerAt) return; // most reads change nothing: keep the timer
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.timerAt = next;
-    if (next === undefined || this.closed) return;
-    this.timer = setTimeout(() => { this.timer = undefined; this.advance(this.clock.now()); }, Math.min(2_147_483_647, Math.max(1, next - this.clock.now())));
-    this.timer.unref();
+    if (this.timer && !this.closed) this.timer.set(this.nextEventAt(), clockMoved);
   }
 }

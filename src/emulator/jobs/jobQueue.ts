@@ -3,7 +3,8 @@
 // workers, advanced to the emulator clock before every read and by its own timer, so moving the admin clock
 // moves every job, cold start and idle timeout at once. The engine's workers are simulated
 // (workers/simulated/) or real processes (workers/process/, kind `worker`); nothing here depends on which.
-// When a job ends its run time is billed to the owner (billing/jobBilling.ts), its webhook is called and held
+// Every worker's life (start, execution, idle; rounded up to the second when it stops) is billed to the
+// endpoint's owner as it passes (billing/jobBilling.ts, issue 29). When a job ends its webhook is called and held
 // requests are woken. A finished simulated job's output is built once, lazily. Finished jobs stay readable for
 // retentionMinutes from their end (SPEC 8 rule 6), a /runsync job for 1 minute, or less when a status read
 // set `?ttl=`.
@@ -12,7 +13,7 @@ import type { Account } from '../http/auth';
 import type { EmulatorClock } from '../clock';
 import type { EndpointConfig } from '../config';
 import type { FileStore } from '../fileStore';
-import { amountsOf, billWorkerTime } from '../billing/jobBilling';
+import { amountsOf, billWorkerSpan } from '../billing/jobBilling';
 import { buildOutput } from '../demo/outputs';
 import { HttpProblem } from '../http/respond';
 import { hashString } from '../prng';
@@ -24,8 +25,10 @@ import type { WorkerLogs } from '../workers/process/workerLogs';
 import { Engine } from './engine';
 import type { EmulatedJob, JobView, WorkerCounts, WorkerSnapshot } from './job';
 import type { RunBody } from './runBody';
+import { RUNTIME_FIELDS, type SettingsChange } from './runtimeSettings';
 import { streamBatches } from './streamView';
 import { WebhookSender } from './webhooks';
+import { countsOf, snapshotOf } from './workerViews';
 
 /** Default policy.ttl (docs "Execution policies"): a job not ended after 24 h is TIMED_OUT. */
 export const DEFAULT_JOB_TTL_MS = 86_400_000;
@@ -80,15 +83,14 @@ export class JobQueue {
       const processes = endpoint.kind === 'worker' && endpoint.worker && this.o.workers
         ? new ProcessWorkers({ endpoint: { ...endpoint, worker: endpoint.worker }, clock: this.o.clock, registry: this.o.workers })
         : undefined;
-      const bill = (atMs: number, ms: number): void => {
-        const owner = this.o.ownerOf?.(endpoint);
-        if (owner) billWorkerTime(owner.usage, endpoint, atMs, ms);
-      };
-      e = new Engine(endpoint, prefix, this.o.clock, processes ?? new SimulatedWorkers(endpoint.coldStartMs, () => this.o.clock.now()), {
+      e = new Engine(endpoint, prefix, this.o.clock, processes ?? new SimulatedWorkers(() => this.o.clock.now()), {
         onJobEnd: (job) => this.onEnded(job),
-        onWorkerReady: (w, coldStartMs) => bill(w.readyAtMs!, coldStartMs),
+        // The one billing model (issue 29): every worker life, start + execution + idle, workersMin ones included.
+        onWorkerTime: (_life, _part, fromMs, toMs) => {
+          const owner = this.o.ownerOf?.(endpoint);
+          if (owner) billWorkerSpan(owner.usage, endpoint, fromMs, toMs);
+        },
         versionNow: () => this.o.versionOf?.(endpoint) ?? 1,
-        onIdleBilled: (ms, atMs) => bill(atMs, ms),
       });
       // Before any process can call back (its workers were spawned in the engine's constructor, and talk over HTTP).
       processes?.attach(e);
@@ -100,7 +102,10 @@ export class JobQueue {
 
   /** The endpoint's settings changed (PATCH /v2/serverless/<id>): the engine applies them now. */
   reconfigure(endpoint: EndpointConfig): void {
-    this.runtime(endpoint).poke();
+    // The engine runs on its own copy of the settings: hand it the config's (min/max/idle, scaler, FlashBoot, timeouts).
+    const change: Record<string, unknown> = {};
+    for (const k of Object.keys(RUNTIME_FIELDS)) if (k !== 'queueMs') change[k] = (endpoint as unknown as Record<string, unknown>)[k];
+    this.runtime(endpoint).updateSettings(change as SettingsChange);
   }
 
   /** DELETE /v2/serverless/<id>: its queued and running jobs end CANCELLED, its workers stop, the engine goes. */
@@ -194,9 +199,9 @@ export class JobQueue {
       : { id: job.id, status: 'FAILED', delayTime, executionTime, error: r.error, ...worker };
   }
 
-  /** Starts the engines of `worker` endpoints, so their workersMin processes boot with the emulator. */
+  /** Starts the engines of `worker` endpoints and of any with workersMin: those workers are up (and billed) from the start. */
   startWorkers(endpoints: Iterable<EndpointConfig>): void {
-    for (const e of endpoints) if (e.kind === 'worker') this.runtime(e);
+    for (const e of endpoints) if (e.kind === 'worker' || e.workersMin > 0) this.runtime(e);
   }
 
   /** /cancel: a queued or running job ends CANCELLED now (billed for the time it ran); an ended one is left as it is. */
@@ -239,7 +244,7 @@ export class JobQueue {
       else if (job.end === 'TIMED_OUT') jobs.failed++;
       else if (job.end === 'done') jobs[this.settle(job).status === 'COMPLETED' ? 'completed' : 'failed']++;
     }
-    return { jobs, workers: engine.counts() };
+    return { jobs, workers: countsOf(engine.list()) };
   }
 
   /** The workers of one of `account`'s endpoints, now (GET /v2/serverless/<id>/workers); undefined if not its endpoint. */
@@ -247,7 +252,7 @@ export class JobQueue {
     const endpoint = account.endpoints.get(endpointId);
     if (!endpoint) return undefined;
     const engine = this.runtime(endpoint);
-    return { workers: engine.snapshot(), counts: engine.counts() };
+    return { workers: snapshotOf(engine.list()), counts: countsOf(engine.list()) };
   }
 
   /** /stream: the batches produced since the last call, and the job's status. */
@@ -258,9 +263,21 @@ export class JobQueue {
     return { status: view.status, stream: batches };
   }
 
-  /** Brings every engine up to now (before a billing query, so it includes the cost of jobs that ended). */
+  /** Brings every engine up to now, its workers' time billed so far (before a billing query). */
   settleFinished(): void {
-    for (const endpoint of this.engines.keys()) this.runtime(endpoint);
+    for (const endpoint of this.engines.keys()) this.runtime(endpoint).accrueAll();
+  }
+
+  /** The endpoint's worker lives up to now (the admin route; issue 29). */
+  livesOf(endpoint: EndpointConfig): ReturnType<Engine['lives']['list']> {
+    const engine = this.runtime(endpoint);
+    engine.accrueAll();
+    return engine.lives.list();
+  }
+
+  /** The endpoint's settings change on its running engine (an endpoint PATCH; see Engine.updateSettings). */
+  updateSettings(endpoint: EndpointConfig, next: SettingsChange): void {
+    this.runtime(endpoint).updateSettings(next);
   }
 
   /** Forgets jobs past retention (memory only: `find` checks retention itself). */
@@ -275,7 +292,6 @@ export class JobQueue {
 
   /** Called by an engine the moment (in emulator time) a job ends: bill it, call its webhook, wake held requests. */
   private onEnded(job: EmulatedJob): void {
-    billWorkerTime(job.account.usage, job.endpoint, job.endsAtMs!, ranMs(job));
     const driver = this.engines.get(job.endpoint)?.driver;
     if (driver instanceof SimulatedWorkers) driver.ended(job, job.end!, ranMs(job));
     // The view is built after the engine's step is over (it reads the engine again).

@@ -2,6 +2,9 @@
 // platform's own defaults where its docs give one (docs.runpod.io, "Endpoint settings": active/min workers 0,
 // max workers 3, idle timeout 5 s, execution timeout 600 s). The cold start has no platform default (it is the
 // worker's own start-up time); 0 keeps a job's delay exactly `queueMs`, as before workers existed.
+// Issue 29: the scaler (type and value, how often it looks and how many workers one look adds), FlashBoot and
+// the GPUs per worker; the rules and the sources behind each default are in docs/emulator.md, "Scaling and
+// billing".
 import * as z from 'zod/mini';
 
 export const DEFAULT_WORKERS_MIN = 0;
@@ -9,6 +12,21 @@ export const DEFAULT_WORKERS_MAX = 3;
 export const DEFAULT_IDLE_TIMEOUT_MS = 5_000;
 export const DEFAULT_COLD_START_MS = 0;
 export const DEFAULT_EXECUTION_TIMEOUT_MS = 600_000;
+export const SCALER_TYPES = ['QUEUE_DELAY', 'REQUEST_COUNT'] as const;
+export type ScalerType = (typeof SCALER_TYPES)[number];
+/**
+ * The platform's default is QUEUE_DELAY 4 s (REST reference, QueueDelayScaling). The emulator's config default
+ * stays REQUEST_COUNT 1, the one-worker-per-waiting-job scaling it always had, so existing configs keep their
+ * timings; an endpoint created through the REST API gets the platform's default.
+ */
+export const DEFAULT_SCALER_TYPE: ScalerType = 'REQUEST_COUNT';
+export const DEFAULT_SCALER_VALUE = 1;
+/** Our choice (the docs say nothing): QUEUE_DELAY looks once a second and adds one worker per look. */
+export const QUEUE_DELAY_LOOK_MS = 1000;
+export const QUEUE_DELAY_STEP = 1;
+/** Our choice: a FlashBoot start takes 1 s, while the endpoint's state is cached (10 minutes after a worker was up). */
+export const DEFAULT_FLASHBOOT_COLD_START_MS = 1000;
+export const DEFAULT_FLASHBOOT_WINDOW_MS = 600_000;
 const DAY_MS = 86_400_000;
 
 /** Spread into the endpoint schema of config.ts. */
@@ -28,12 +46,21 @@ export const RUNTIME_FIELDS = {
    * more than workersMax x 500); a benchmark or a local batch may lift it.
    */
   maxQueued: z.optional(z.int().check(z.gte(0), z.lte(10_000_000))),
-  /**
-   * Our addition (issue 28): the idle time of always-on (workersMin) workers is billed as it passes, as the
-   * platform bills active workers. Off for config endpoints unless set (the emulator's billing before: cold
-   * starts and executions only); set on every endpoint created or changed through the REST API.
-   */
-  billAlwaysOn: z._default(z.boolean(), false),
+  /** REQUEST_COUNT: workers = ceil((inQueue + inProgress) / scalerValue); QUEUE_DELAY: add one when a job waited scalerValue s. */
+  scalerType: z._default(z.enum(SCALER_TYPES), DEFAULT_SCALER_TYPE),
+  /** Requests per worker (REQUEST_COUNT, rounded up to a whole number) or seconds of queue wait (QUEUE_DELAY, from 0.5). */
+  scalerValue: z._default(z.number().check(z.gte(0.5), z.lte(3600)), DEFAULT_SCALER_VALUE),
+  /** How often the scaler looks, in ms (0: at every change). Default: 0 for REQUEST_COUNT, 1000 for QUEUE_DELAY. */
+  scalerLookMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
+  /** At most this many workers added per look. Default: no limit for REQUEST_COUNT, 1 for QUEUE_DELAY. */
+  scaleUpStep: z.optional(z.int().check(z.gte(1), z.lte(1000))),
+  /** FlashBoot: a repeated cold start takes flashbootColdStartMs instead of coldStartMs. */
+  flashboot: z._default(z.boolean(), false),
+  flashbootColdStartMs: z._default(z.int().check(z.gte(0), z.lte(DAY_MS)), DEFAULT_FLASHBOOT_COLD_START_MS),
+  /** How long after the endpoint last had a worker up its cached state still makes a start a FlashBoot one. */
+  flashbootWindowMs: z._default(z.int().check(z.gte(0), z.lte(DAY_MS)), DEFAULT_FLASHBOOT_WINDOW_MS),
+  /** GPUs per worker: a worker's GPU time is billed once per GPU (docs "Pricing"). */
+  gpuCount: z._default(z.int().check(z.gte(1), z.lte(16)), 1),
 };
 
 export interface RuntimeSettings {
@@ -42,5 +69,23 @@ export interface RuntimeSettings {
   workersMax: number;
   idleTimeoutMs: number;
   coldStartMs: number;
-  billAlwaysOn?: boolean;
+  scalerType: ScalerType;
+  scalerValue: number;
+  scalerLookMs?: number;
+  scaleUpStep?: number;
+  flashboot: boolean;
+  flashbootColdStartMs: number;
+  flashbootWindowMs: number;
+}
+
+/** The settings Engine.updateSettings may change while the endpoint runs (an endpoint PATCH). */
+export type SettingsChange = Partial<Omit<RuntimeSettings, 'queueMs'>>;
+
+/** How often the scaler looks (0: at every change) and how many workers one look may add. */
+export function scalerPace(s: RuntimeSettings): { lookMs: number; step: number } {
+  const queueDelay = s.scalerType === 'QUEUE_DELAY';
+  return {
+    lookMs: s.scalerLookMs ?? (queueDelay ? QUEUE_DELAY_LOOK_MS : 0),
+    step: s.scaleUpStep ?? (queueDelay ? QUEUE_DELAY_STEP : Number.POSITIVE_INFINITY),
+  };
 }

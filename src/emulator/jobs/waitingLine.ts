@@ -58,6 +58,31 @@ class Line {
     return lo < this.entries.length ? this.entries[lo]!.queuedAtMs + queueMs : undefined;
   }
 
+  /** How many live entries past the `skip` oldest were queued at or before `since` (at most `limit`). */
+  countQueuedBy(since: number, skip: number, limit: number): number {
+    this.trim();
+    let seen = 0;
+    let n = 0;
+    for (let i = this.head; i < this.entries.length && n < limit; i++) {
+      const e = this.entries[i]!;
+      if (!live(e)) continue;
+      if (e.queuedAtMs > since) break; // entries are in time order
+      if (seen++ >= skip) n++;
+    }
+    return n;
+  }
+
+  /** When the live entry at position `n` (0: the oldest) was queued. */
+  queuedAtOf(n: number): number | undefined {
+    this.trim();
+    let seen = 0;
+    for (let i = this.head; i < this.entries.length; i++) {
+      const e = this.entries[i]!;
+      if (live(e) && seen++ === n) return e.queuedAtMs;
+    }
+    return undefined;
+  }
+
   /** Every waiting job, in order; the line is left empty. */
   drain(): EmulatedJob[] {
     const jobs = this.entries.slice(this.head).filter(live).map((e) => e.job);
@@ -169,6 +194,16 @@ export class WaitingLine {
 
   hasVisible(t: number): boolean {
     return this.normal.hasVisible(t, this.queueMs) || this.low.hasVisible(t, this.queueMs);
+  }
+
+  /** Normal jobs waiting past the `skip` oldest that were queued at or before `since` (at most `limit`; QUEUE_DELAY). */
+  normalQueuedBy(since: number, skip: number, limit: number): number {
+    return this.normal.countQueuedBy(since, skip, limit);
+  }
+
+  /** When the waiting normal job at position `n` (0: the oldest) was queued. */
+  normalQueuedAt(n: number): number | undefined {
+    return this.normal.queuedAtOf(n);
   }
 
   /** A queued job was taken out other than by take() (cancel); the caller marks it ended. */

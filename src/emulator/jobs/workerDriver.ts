@@ -2,6 +2,7 @@
 // between the shared queue and job lifecycle and the two ways a job runs (a simulated worker, or a process on
 // the platform's worker protocol).
 import type { EmulatedJob, RuntimeEnd } from './job';
+import type { LifeBill } from './workerLives';
 
 /** An unhealthy worker stays listed (and counts towards workersMax) this long, so a crash is not restarted in a tight loop. */
 export const UNHEALTHY_LINGER_MS = 10_000;
@@ -22,16 +23,17 @@ export interface EngineWorker {
   removeAtMs?: number;
   /** The endpoint configuration version it was started with (workers roll over to a new release as they cycle). */
   version: number;
-  /** Until when its idle time has been billed (always-on workers, EngineHooks.onIdleBilled). */
-  idleBilledToMs?: number;
 }
 
 /** How a kind of worker runs jobs: a simulated worker, or a process on the platform's worker protocol. */
 export interface WorkerDriver {
   /** True: a job ended early (cancel, timeout) stays held by its worker until the worker lets go of it. */
   readonly holdsEndedJobs: boolean;
-  /** A new worker: returns when its cold start ends if that is known now, else undefined (engine.ready() later). */
-  start(w: EngineWorker, warm: boolean): number | undefined;
+  /**
+   * A new worker whose cold start should take `coldStartMs` (0: a warm worker min; shorter with FlashBoot): returns
+   * when it ends if that is known now, else undefined (a process worker: engine.ready() later).
+   */
+  start(w: EngineWorker, coldStartMs: number, warm?: boolean): number | undefined;
   /** How many more jobs the worker takes right now. */
   capacity(w: EngineWorker): number;
   /** Hands it jobs, already marked running on it. */
@@ -45,12 +47,12 @@ export interface WorkerDriver {
 export interface EngineHooks {
   /** Told of every job that ends, at the step that ends it; it must not call back into the engine. */
   onJobEnd(job: EmulatedJob): void;
-  /** A worker's cold start ended (the platform bills it). */
-  onWorkerReady(w: EngineWorker, coldStartMs: number): void;
+  /** A worker's cold start ended. */
+  onWorkerReady?(w: EngineWorker, coldStartMs: number): void;
+  /** A span of a worker's life to bill (docs "Pricing": start, execution and idle, rounded up per life). */
+  onWorkerTime?: LifeBill;
   /** The endpoint's current configuration version (a new worker starts on it); default 1. */
   versionNow?(): number;
-  /** `ms` of idle time of always-on (workersMin) workers, ending at `atMs`: the platform bills active workers while they are up. */
-  onIdleBilled?(ms: number, atMs: number): void;
 }
 
 /**
@@ -68,4 +70,10 @@ export function endOf(job: EmulatedJob): { at: number; end: RuntimeEnd } {
   // A job that would end exactly at its limit still counts as done: it reported back in time.
   if (job.doneAtMs !== undefined && job.doneAtMs <= cutoff) return { at: job.doneAtMs, end: 'done' };
   return { at: cutoff, end: 'TIMED_OUT' };
+}
+
+/** A worker that will take a job: starting, idle, or running with room for more (concurrency above 1). */
+export function isComing(w: EngineWorker, driver: WorkerDriver): boolean {
+  if (w.retiring || w.status === 'unhealthy') return false;
+  return w.status !== 'running' || driver.capacity(w) > 0;
 }

@@ -70,10 +70,12 @@ export function recordOf(endpoint: EndpointConfig, createdAtMs: () => number): E
   if (!r) {
     r = {
       container: { image: imageOfKind(endpoint.kind), args: '', disk: 20, ports: [], env: {}, registry: null },
-      gpu: { excludedTypes: [], count: 1, allowedCudaVersions: [], minCudaVersion: null },
-      // The reference's create example; the emulator's scaler is its own queue model, not this signal.
-      scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
-      dataCenterIds: [], networkVolumes: [], flashboot: 'OFF', version: 1,
+      gpu: { excludedTypes: [], count: endpoint.gpuCount, allowedCudaVersions: [], minCudaVersion: null },
+      // The engine's own scaler and FlashBoot (issue 29: jobs/scaler.ts), in the reference's words.
+      scaling: endpoint.scalerType === 'REQUEST_COUNT'
+        ? { type: 'REQUEST_COUNT', requestCount: Math.max(1, Math.ceil(endpoint.scalerValue)) }
+        : { type: 'QUEUE_DELAY', queueDelay: endpoint.scalerValue },
+      dataCenterIds: [], networkVolumes: [], flashboot: endpoint.flashboot ? 'FLASHBOOT' : 'OFF', version: 1,
       releases: [{ id: newReleaseId(), version: 1, createdAtMs: createdAtMs(), diff: [], image: imageOfKind(endpoint.kind) }],
     };
     records.set(endpoint, r);
@@ -97,5 +99,7 @@ export function setRecord(endpoint: EndpointConfig, record: EndpointRecord): voi
  */
 export function applyPoolPrice(endpoint: EndpointConfig, count: number): void {
   const hourly = poolPricePerHour(endpoint.gpuPools[0]!);
-  if (hourly !== undefined) endpoint.prices.gpuPerSecond = (hourly / 3600) * count;
+  // Per GPU: the bill multiplies by gpuCount once (billing/jobBilling.ts, one billing model since issue 29).
+  if (hourly !== undefined) endpoint.prices.gpuPerSecond = hourly / 3600;
+  endpoint.gpuCount = count;
 }

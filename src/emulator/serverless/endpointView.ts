@@ -86,8 +86,9 @@ export function endpointView(endpoint: EndpointConfig, usage: UserUsage, origin:
     env: { ...c.env },
     registry: c.registry,
     ...(gpu ? { gpu } : { cpu: r.cpu!.map((x) => ({ ...x })) }),
-    // The reference: idleTimeout is "omitted from responses" for a queue endpoint scaling on requestCount.
-    workers: { min: s.workersMin, max: s.workersMax, ...(r.scaling.type === 'REQUEST_COUNT' ? {} : { idleTimeout: s.idleTimeoutSeconds }) },
+    // Always shown: the reference omits idleTimeout for a queue endpoint on requestCount, but the emulator's engine
+    // (issue 29, jobs/scaler.ts) scales down by it under both scalers, and config endpoints default to REQUEST_COUNT.
+    workers: { min: s.workersMin, max: s.workersMax, idleTimeout: s.idleTimeoutSeconds },
     scaling: { ...r.scaling },
     dataCenterIds: [...r.dataCenterIds],
     networkVolumes: [...r.networkVolumes],

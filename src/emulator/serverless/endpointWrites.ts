@@ -50,7 +50,7 @@ export function createEndpoint(account: Account, body: CreateEndpointRequest, te
   const id = newId(8, (x) => account.endpoints.has(x));
   const workers = body.workers ?? {};
   const endpoint = EndpointConfig.parse({
-    id, name: body.name, kind: kindOfImage(container.image), billAlwaysOn: true,
+    id, name: body.name, kind: kindOfImage(container.image),
     workersMin: workers.min ?? 0, workersMax: workers.max ?? 3,
     // The reference's create defaults: idleTimeout 10 s, timeout 300000 ms.
     idleTimeoutMs: (workers.idleTimeout ?? 10) * 1000,
@@ -78,10 +78,22 @@ export function createEndpoint(account: Account, body: CreateEndpointRequest, te
     releases: [{ id: newReleaseId(), version: 1, createdAtMs: nowMs, diff: [], image: container.image }],
   };
   if (body.gpu) applyPoolPrice(endpoint, gpuCount);
+  engineSettings(endpoint, record);
   setRecord(endpoint, record);
   setCreatedAt(endpoint, nowMs);
   account.endpoints.set(id, endpoint);
   return endpoint;
+}
+
+/**
+ * The record's scaler and FlashBoot onto the config the engine runs on (issue 29: jobs/scaler.ts); the route then
+ * hands the config to the running engine (JobQueue.reconfigure, Engine.updateSettings).
+ */
+function engineSettings(endpoint: EndpointConfig, record: EndpointRecord): void {
+  const sc = record.scaling;
+  if (sc?.type === 'REQUEST_COUNT') { endpoint.scalerType = 'REQUEST_COUNT'; endpoint.scalerValue = Math.min(3600, sc.requestCount); }
+  else if (sc?.type === 'QUEUE_DELAY') { endpoint.scalerType = 'QUEUE_DELAY'; endpoint.scalerValue = Math.min(3600, Math.max(0.5, sc.queueDelay)); }
+  endpoint.flashboot = record.flashboot === 'FLASHBOOT';
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -90,8 +102,6 @@ function same(a: unknown, b: unknown): boolean {
 
 /** Applies a checked PATCH body; a container change cuts a release. */
 export function updateEndpoint(endpoint: EndpointConfig, record: EndpointRecord, body: UpdateEndpointRequest, template: Template | undefined, nowMs: number): void {
-  // Managed through the API from now on: billed as the platform bills (its always-on workers while they are up).
-  endpoint.billAlwaysOn = true;
   if (body.name !== undefined) endpoint.name = body.name;
   if (body.workers?.min !== undefined) endpoint.workersMin = body.workers.min;
   if (body.workers?.max !== undefined) endpoint.workersMax = body.workers.max;
@@ -99,6 +109,7 @@ export function updateEndpoint(endpoint: EndpointConfig, record: EndpointRecord,
   if (body.timeout !== undefined) endpoint.executionTimeoutMs = body.timeout;
   if (body.scaling !== undefined) record.scaling = body.scaling;
   if (body.flashboot !== undefined) record.flashboot = body.flashboot;
+  engineSettings(endpoint, record);
   if (body.dataCenterIds !== undefined) record.dataCenterIds = body.dataCenterIds;
   if (body.networkVolumes !== undefined) record.networkVolumes = body.networkVolumes;
   if (body.cpu !== undefined) record.cpu = body.cpu.map((c) => ({ id: c.id, vcpuCount: c.vcpuCount, memory: c.vcpuCount * 4 }));

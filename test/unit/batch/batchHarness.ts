@@ -33,6 +33,10 @@ export function batchConfig(extra: Record<string, unknown> = {}): EmulatorConfig
         { id: 'pub', kind: 'public-image', queueMs: 20, executionMs: 200, workersMin: 2 },
         { id: 'cold', kind: 'image', queueMs: 20, executionMs: 300, workersMin: 0, workersMax: 2, coldStartMs: 1000, idleTimeoutMs: 60_000, prices: PRICES },
         { id: 'slow', kind: 'image', queueMs: 20, executionMs: 120_000, workersMin: 2, workersMax: 2 },
+        // Issue 29: the platform bills worker lives (start + execution + idle, rounded up to the second). A price
+        // learned as billed / execution seconds is the price only where those are the same: no start, no idle,
+        // no hand-off, whole-second jobs.
+        { id: 'priced', kind: 'image', queueMs: 0, executionMs: 1000, workersMin: 0, workersMax: 4, coldStartMs: 0, idleTimeoutMs: 0, prices: PRICES },
       ],
     }],
     ...extra,

@@ -50,23 +50,23 @@ describe('BatchRunner on the emulator', async () => {
 
   test('the estimate from a price learned from billing matches what the emulator bills for the next batch (within 1%)', async () => {
     // First batch: its execution seconds and what billing says they cost give the price per second.
-    const before = await billedUsd(rig.client, 'img');
-    const first = await rig.runner('img', inputs(4, (i) => ({ prompt: `a${i}` })));
+    const before = await billedUsd(rig.client, 'priced');
+    const first = await rig.runner('priced', inputs(4, (i) => ({ prompt: `a${i}` })));
     await first.runner.start();
     const seconds = first.runner.rowList().reduce((s, r) => s + r.executionTime! / 1000, 0);
-    const afterFirst = await billedUsd(rig.client, 'img');
+    const afterFirst = await billedUsd(rig.client, 'priced');
     const price = priceFromBilling(afterFirst - before, seconds, 'the batch\'s hours');
     assert.ok(price);
     assert.ok(Math.abs(price.usdPerSecond - TOTAL_PER_SECOND) / TOTAL_PER_SECOND < 0.01, `price ${price.usdPerSecond}`);
     // Second batch, estimated with that price, against the service's own sum.
-    const second = await rig.runner('img', inputs(6, (i) => ({ prompt: `b${i}` })), { price });
+    const second = await rig.runner('priced', inputs(6, (i) => ({ prompt: `b${i}` })), { price });
     await second.runner.start();
     const estimated = second.runner.rowList().reduce((s, r) => s + (r.cost?.usd ?? NaN), 0);
-    assert.ok(second.runner.rowList().every((r) => r.cost?.kind === 'estimate' && /^estimate: 0\.30 s of execution/.test(r.cost.how)));
-    const billed = (await billedUsd(rig.client, 'img')) - afterFirst;
+    assert.ok(second.runner.rowList().every((r) => r.cost?.kind === 'estimate' && /^estimate: 1\.00 s of execution/.test(r.cost.how)));
+    const billed = (await billedUsd(rig.client, 'priced')) - afterFirst;
     assert.ok(Math.abs(estimated - billed) / billed < 0.01, `estimated ${estimated}, billed ${billed}`);
     assert.equal(second.runner.spentUsd, estimated);
-    const shown = await billedAmount(rig.client, 'img', Date.now() - 1000, Date.now());
+    const shown = await billedAmount(rig.client, 'priced', Date.now() - 1000, Date.now());
     assert.match(shown.startTime, /T\d\d:00:00Z$/);
     assert.equal(Date.parse(shown.endTime) - Date.parse(shown.startTime) >= 3_600_000, true, 'whole hours');
     assert.match(shown.note, /whole hours: other jobs of the endpoint in them/);

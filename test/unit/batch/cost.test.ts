@@ -9,11 +9,11 @@ const price = { usdPerSecond: 0.0005, source: 'test price' };
 
 describe('estimateBatchCost', () => {
   const durations = { executionMs: 2000, executionSpreadMs: 500, queueMs: 100, queueSpreadMs: 50, samples: 7 };
-  test('a range from the learned durations and their spread; the high end adds worker start and idle time', () => {
+  test('a range from the learned durations and their spread; the high end adds worker start, idle and round-up time', () => {
     const r = estimateBatchCost({ jobs: 100, durations, price, workers: 4, coldStartMs: 10_000, idleTimeoutMs: 5000 })!;
     assert.ok(Math.abs(r.lowUsd - 100 * 1.5 * 0.0005) < 1e-9);
-    assert.ok(Math.abs(r.highUsd - (100 * 2.5 + 60) * 0.0005) < 1e-9);
-    assert.match(r.how, /^estimate: 100 jobs x 1\.5 to 2\.5 s \(the endpoint's last 7 jobs\).*60 s of worker start and idle time for 4 workers/);
+    assert.ok(Math.abs(r.highUsd - (100 * 2.5 + 64) * 0.0005) < 1e-9, 'each of 4 worker lives: 10 s start + 5 s idle + up to 1 s of round-up');
+    assert.match(r.how, /^estimate: 100 jobs x 1\.5 to 2\.5 s \(the endpoint's last 7 jobs\).*64 s of worker start, idle and round-up time for 4 workers/);
   });
   test('public endpoints: the range of the costs they reported', () => {
     const r = estimateBatchCost({ jobs: 10, reportedCosts: [0.01, 0.03, 0.02] })!;

@@ -1,5 +1,6 @@
 // Simulated workers (image, video, audio, echo, llm endpoints): no process, only time. A worker's cold start is
-// the endpoint's coldStartMs (none for an active worker present from the start), it runs one job at a time, and
+// what the engine says (the endpoint's coldStartMs, none for an active worker present from the start, shorter
+// with FlashBoot), it runs one job at a time, and
 // a job takes the endpoint's executionMs (an llm job: as long as its answer takes to stream). The job's output
 // is drawn when it is first read (jobs/jobQueue.ts), not here. Each worker writes a few honest lines to its log
 // (issue 28, GET /v2/serverless/<id>/workers/<worker>/logs): started, ready, each job's start and end, stopped.
@@ -11,12 +12,12 @@ export class SimulatedWorkers implements WorkerDriver {
   readonly holdsEndedJobs = false;
   readonly logs = new WorkerLogs();
 
-  constructor(private readonly coldStartMs: number, private readonly now: () => number) {}
+  /** `now`: the stop line's time (a replay, which reads no logs, may leave it out). */
+  constructor(private readonly now: () => number = () => 0) {}
 
-  start(w: EngineWorker, warm: boolean): number {
-    const readyAt = warm ? w.spawnedAtMs : w.spawnedAtMs + this.coldStartMs;
-    this.logs.add({ atMs: w.spawnedAtMs, workerId: w.id, stream: 'emulator', text: `worker ${w.id} started on version ${w.version}${warm ? ' (warm)' : `, cold start ${this.coldStartMs} ms`}` });
-    return readyAt;
+  start(w: EngineWorker, coldStartMs: number, warm = false): number {
+    this.logs.add({ atMs: w.spawnedAtMs, workerId: w.id, stream: 'emulator', text: `worker ${w.id} started on version ${w.version}${warm ? ' (warm)' : `, cold start ${coldStartMs} ms`}` });
+    return w.spawnedAtMs + coldStartMs;
   }
 
   capacity(w: EngineWorker): number {

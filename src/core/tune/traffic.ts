@@ -1,0 +1,92 @@
+// The traffic a Tune replay runs (issue 29): this workspace's jobs on one endpoint in a window, as arrivals
+// (submit time, the service's execution time), the endpoint's current settings in the replay's units, and a
+// synthetic burst when there is no history. Jobs whose execution time the service never gave (stopped, lost,
+// still running) are left out and counted, so the view can say how many.
+import type { ServerlessEndpoint } from '../serverless/schemas';
+import type { Arrival, ReplayResult, ReplaySettings } from './replay';
+
+/** What the replay needs of a remembered job (the Jobs history's records, the batch manifests' rows). */
+export interface JobSample {
+  endpointId: string;
+  submittedAt: number;
+  delayTime?: number;
+  executionTime?: number;
+}
+
+export interface Traffic {
+  arrivals: Arrival[];
+  /** Jobs in the window left out: no execution time from the service. */
+  leftOut: number;
+  /** The endpoint's cold start as its jobs' delays suggest (ms; 0 when none looks like a cold start). */
+  coldStartMs: number;
+}
+
+/** The jobs of `endpointId` submitted in [fromMs, toMs). */
+export function trafficOf(jobs: readonly JobSample[], endpointId: string, fromMs: number, toMs: number, idleTimeoutMs: number): Traffic {
+  const inWindow = jobs.filter((j) => j.endpointId === endpointId && j.submittedAt >= fromMs && j.submittedAt < toMs);
+  const arrivals: Arrival[] = [];
+  for (const j of inWindow) if (j.executionTime !== undefined && j.executionTime >= 0) arrivals.push({ submitMs: j.submittedAt, executionMs: j.executionTime });
+  arrivals.sort((a, b) => a.submitMs - b.submitMs);
+  return { arrivals, leftOut: inWindow.length - arrivals.length, coldStartMs: coldStartOf(inWindow, idleTimeoutMs) };
+}
+
+/**
+ * A job submitted after a quiet gap longer than the idle timeout found no warm worker: its delay is about one
+ * cold start. The smallest such delay (the others also waited for jobs ahead); 0 when no job was first after a gap.
+ */
+export function coldStartOf(jobs: readonly JobSample[], idleTimeoutMs: number): number {
+  const sorted = [...jobs].sort((a, b) => a.submittedAt - b.submittedAt);
+  let best: number | undefined;
+  let lastEnd = Number.NEGATIVE_INFINITY;
+  for (const j of sorted) {
+    if (j.delayTime !== undefined && j.submittedAt - lastEnd > idleTimeoutMs + 1000) best = Math.min(best ?? Infinity, j.delayTime);
+    lastEnd = Math.max(lastEnd, j.submittedAt + (j.delayTime ?? 0) + (j.executionTime ?? 0));
+  }
+  return best ?? 0;
+}
+
+/** The endpoint's settings as the replay varies them (REST v2 `Endpoint`). */
+export function settingsOf(e: Pick<ServerlessEndpoint, 'workers' | 'scaling' | 'timeout' | 'flashboot'>): ReplaySettings {
+  const requestCount = e.scaling.type === 'REQUEST_COUNT';
+  return {
+    workersMin: e.workers.min ?? 0,
+    workersMax: e.workers.max ?? 3,
+    // The service omits idleTimeout for REQUEST_COUNT queues; its default is 5 s (docs "Endpoint settings").
+    idleTimeoutMs: (e.workers.idleTimeout ?? 5) * 1000,
+    scalerType: requestCount ? 'REQUEST_COUNT' : 'QUEUE_DELAY',
+    scalerValue: requestCount ? (e.scaling.requestCount ?? 1) : (e.scaling.queueDelay ?? 4),
+    executionTimeoutMs: e.timeout > 0 ? e.timeout : undefined,
+    flashboot: e.flashboot !== 'OFF',
+  };
+}
+
+/** N jobs arriving `perMinute` a minute from `startMs`, each running `executionMs` (the user's synthetic burst). */
+export function syntheticArrivals(n: number, perMinute: number, executionMs: number, startMs: number): Arrival[] {
+  const gap = perMinute > 0 ? 60_000 / perMinute : 0;
+  return Array.from({ length: n }, (_, i) => ({ submitMs: Math.round(startMs + i * gap), executionMs }));
+}
+
+/** The cheapest result whose p95 wait is within `p95LimitMs` (its index), if any. */
+export function cheapestWithin(results: readonly Pick<ReplayResult, 'costUsd' | 'waitP95Ms'>[], p95LimitMs: number): number | undefined {
+  let best: number | undefined;
+  results.forEach((r, i) => {
+    if (r.waitP95Ms <= p95LimitMs && (best === undefined || r.costUsd < results[best]!.costUsd)) best = i;
+  });
+  return best;
+}
+
+/** The settings that differ from `current`, in the REST reference's update fields (what Apply would send). */
+export function changedSettings(current: ReplaySettings, next: ReplaySettings): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (next.workersMin !== current.workersMin || next.workersMax !== current.workersMax || next.idleTimeoutMs !== current.idleTimeoutMs) {
+    const workers: Record<string, number> = {};
+    if (next.workersMin !== current.workersMin) workers.min = next.workersMin;
+    if (next.workersMax !== current.workersMax) workers.max = next.workersMax;
+    if (next.idleTimeoutMs !== current.idleTimeoutMs) workers.idleTimeout = next.idleTimeoutMs / 1000;
+    out.workers = workers;
+  }
+  if (next.scalerType !== current.scalerType || next.scalerValue !== current.scalerValue) {
+    out.scaling = next.scalerType === 'REQUEST_COUNT' ? { type: 'REQUEST_COUNT', requestCount: next.scalerValue } : { type: 'QUEUE_DELAY', queueDelay: next.scalerValue };
+  }
+  return out;
+}

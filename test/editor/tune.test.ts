@@ -1,0 +1,128 @@
+// Tune Endpoint (issue 29 "Done when", real editor) against the emulator started in this process: an endpoint
+// with history (jobs really run on it, remembered in the Jobs history as the runner remembers them), whose
+// current-settings row matches what the emulator billed for that window; Apply sending exactly the changed
+// settings through the endpoint-edit seam; and the "running with no job" flag on an endpoint left with workers
+// min 1.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/index';
+import type { TreeNode } from '../../src/endpoints/endpointItems';
+import type { SidebarTestApi } from '../../src/extension';
+import { JobRecord, newJobKey } from '../../src/jobs/jobRecord';
+import type { JobRunnerApi } from '../../src/jobs/registerJobs';
+import { TUNE_COMMAND, type TuneServices } from '../../src/tune/registerTune';
+import { screenshot } from './support/driver';
+import { activateExtension, eventually } from './support/extension';
+import { resetSidebar, useTestProfile } from './sidebarFixtures';
+
+const KEY = 'k-tune';
+// The price table's RTX 4090 (ADA_24) price, so the view's price and the emulator's bill agree.
+const PRICES = { gpuPerSecond: 0.00031, cpuPerSecond: 0, diskPerSecond: 0, feePerSecond: 0 };
+const HIST = 'tune-hist';
+const MIN = 'tune-min';
+
+async function call(url: string, path: string, init: RequestInit = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(`${url}${path}`, { ...init, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } });
+  const body = await res.text();
+  assert.equal(res.status, 200, `${path}: ${res.status} ${body}`);
+  return JSON.parse(body);
+}
+
+suite('Tune Endpoint: a replay of this workspace\'s jobs under other settings', () => {
+  let api: SidebarTestApi;
+  let jobs: JobRunnerApi;
+  let tune: TuneServices;
+  let emulator: RunningEmulator;
+
+  suiteSetup(async () => {
+    const exported = (await activateExtension()).exports as { sidebar: SidebarTestApi; jobs: JobRunnerApi; tune: TuneServices };
+    ({ sidebar: api, jobs, tune } = exported);
+    assert.ok(api && jobs && tune, 'test hooks are returned in test mode');
+    emulator = await startEmulator({ host: '127.0.0.1', port: 0, config: { users: [{
+      id: 'tune', keys: [{ key: KEY, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read'] }],
+      endpoints: [
+        { id: HIST, kind: 'echo', queueMs: 0, executionMs: 1500, coldStartMs: 1000, workersMax: 2, idleTimeoutMs: 1000, gpuPools: ['ADA_24'], prices: PRICES },
+        { id: MIN, kind: 'echo', queueMs: 0, executionMs: 500, workersMin: 1, workersMax: 1, idleTimeoutMs: 1000, gpuPools: ['ADA_24'], prices: PRICES },
+      ],
+    }] } });
+    await useTestProfile(api, emulator.url, 'Tune test');
+    await api.connection.setApiKey(KEY);
+  });
+
+  suiteTeardown(async () => {
+    for (const p of tune?.panels.values() ?? []) p.dispose();
+    await resetSidebar(api);
+    await emulator?.close();
+  });
+
+  test('the current row matches the billed amount of the window; Apply sends exactly the changed settings', async function () {
+    this.timeout(120_000);
+    // Two bursts of 3 jobs, the second after the workers idled out: two rounds of cold starts.
+    for (const burst of [0, 1]) {
+      const sent = await Promise.all([0, 1, 2].map(async () => {
+        const submittedAt = Date.now();
+        const { id } = await call(emulator.url, `/v2/${HIST}/run`, { method: 'POST', body: JSON.stringify({ input: { burst } }) });
+        return { id: id as string, submittedAt };
+      }));
+      for (const s of sent) {
+        const done = await eventually(async () => {
+          const j = await call(emulator.url, `/v2/${HIST}/status/${s.id}`);
+          return j.status === 'COMPLETED' ? j : undefined;
+        }, `job ${s.id} to complete`);
+        await jobs.history.upsert(JobRecord.parse({
+          key: newJobKey(), endpointId: HIST, jobId: s.id, status: 'COMPLETED', input: { burst },
+          submittedAt: s.submittedAt, delayTime: done.delayTime, executionTime: done.executionTime,
+        }));
+      }
+      // Every worker has stopped (idle timeout 1 s): its whole life is on the bill.
+      await eventually(async () => {
+        const w = (await call(emulator.url, `/v2/${HIST}/health`)).workers;
+        return w.idle + w.running + w.initializing === 0 || undefined;
+      }, 'the workers to stop');
+    }
+    const applied: Array<Record<string, unknown>> = [];
+    tune.deps.confirm = async () => true;
+    tune.deps.applyEndpointSettings = async (_client, _id, change) => { applied.push(change); };
+    await vscode.commands.executeCommand(TUNE_COMMAND, HIST);
+    const panel = tune.panels.get(HIST)!;
+    await eventually(() => (panel.lastDrawn?.rows ?? 0) > 0 || undefined, 'the table to be drawn', 60_000);
+    assert.match(panel.lastHeader!.replayOf, /^Replay of 6 jobs this workspace sent in the last 24 hours/);
+    const current = panel.lastRows[0]!;
+    assert.equal(current.label, 'current');
+    const to = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000 + 3_600_000).toISOString().replace(/\.000Z$/, 'Z');
+    const from = new Date(Date.now() - 86_400_000 - 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const billing = await call(emulator.url, `/v2/billing/serverless?serverlessId=${HIST}&bucketSize=day&startTime=${from}&endTime=${to}`);
+    const billed = billing.metadata.totals.totalAmount as number;
+    assert.ok(billed > 0);
+    assert.ok(Math.abs(current.costUsd - billed) / billed < 0.05, `replay of the current settings $${current.costUsd} vs billed $${billed}`);
+    await screenshot('tune-view', { docs: true });
+
+    // The endpoint's tooltip in the tree says where the money went (an estimate).
+    await vscode.commands.executeCommand('workbench.view.extension.serverlessGpu');
+    await api.endpoints!.tree.refresh();
+    const tooltip = await eventually(async () => {
+      const node = ((await api.endpoints!.tree.getChildren()) as TreeNode[]).find((n) => n.kind === 'endpoint' && n.id === HIST);
+      if (!node) return undefined;
+      const t = String(api.endpoints!.tree.resolveTreeItem(await api.endpoints!.tree.getTreeItem(node), node).tooltip);
+      return /Where the money went/.test(t) ? t : undefined;
+    }, 'the tooltip\'s split');
+    assert.match(tooltip, /Where the money went \(estimate\): \$[\d.]+ this workspace's jobs executing; \$[\d.]+ worker starts, idle time and other traffic/);
+
+    const row = panel.lastRows.findIndex((r) => r.label === 'idle 60 s');
+    assert.ok(row > 0, panel.lastRows.map((r) => r.label).join(', '));
+    const change = await panel.applyRow(row);
+    assert.deepEqual(change, { workers: { idleTimeout: 60 } }, 'only what differs');
+    assert.deepEqual(applied, [{ workers: { idleTimeout: 60 } }], 'sent through the endpoint-edit path');
+  });
+
+  test('an endpoint left with workers min 1 and no traffic is flagged', async function () {
+    this.timeout(60_000);
+    // Its worker min has been up since the emulator started; past the idle timeout (1 s) with no job.
+    await new Promise((r) => setTimeout(r, 1500));
+    await vscode.commands.executeCommand(TUNE_COMMAND, MIN);
+    const panel = tune.panels.get(MIN)!;
+    const header = await eventually(() => panel.lastHeader, 'the header', 30_000);
+    assert.ok(header.flags.some((f) => /running with no job for longer than the idle timeout/.test(f)), header.flags.join(' | '));
+    assert.ok(header.flags.some((f) => /min kept running with no traffic/.test(f)), header.flags.join(' | '));
+  });
+});

@@ -1,0 +1,84 @@
+// Issue 29: the Tune view's traffic, candidates and flags (core, no editor).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { tuneCandidates, withinPlatformRanges } from '../../../src/core/tune/candidates';
+import { workerFlags } from '../../../src/core/tune/flags';
+import type { ReplaySettings } from '../../../src/core/tune/replay';
+import { changedSettings, cheapestWithin, coldStartOf, settingsOf, syntheticArrivals, trafficOf } from '../../../src/core/tune/traffic';
+
+const current: ReplaySettings = { workersMin: 0, workersMax: 3, idleTimeoutMs: 5000, scalerType: 'QUEUE_DELAY', scalerValue: 4 };
+
+describe('tune traffic', () => {
+  test('the window\'s jobs of the endpoint; those with no execution time left out and counted', () => {
+    const jobs = [
+      { endpointId: 'a', submittedAt: 1000, delayTime: 900, executionTime: 2000 },
+      { endpointId: 'a', submittedAt: 2000 }, // stopped: no execution time
+      { endpointId: 'b', submittedAt: 1500, executionTime: 100 },
+      { endpointId: 'a', submittedAt: 99_000, delayTime: 10, executionTime: 1000 },
+    ];
+    const t = trafficOf(jobs, 'a', 0, 50_000, 5000);
+    assert.deepEqual(t.arrivals, [{ submitMs: 1000, executionMs: 2000 }]);
+    assert.equal(t.leftOut, 1);
+    assert.equal(t.coldStartMs, 900);
+  });
+
+  test('the cold start: the smallest delay of a job that came after a quiet gap longer than the idle timeout', () => {
+    const jobs = [
+      { endpointId: 'a', submittedAt: 0, delayTime: 8000, executionTime: 1000 },
+      { endpointId: 'a', submittedAt: 100, delayTime: 9000, executionTime: 1000 }, // behind the first, no gap
+      { endpointId: 'a', submittedAt: 60_000, delayTime: 7500, executionTime: 1000 },
+    ];
+    assert.equal(coldStartOf(jobs, 5000), 7500);
+  });
+
+  test('settings from the REST endpoint; the change Apply sends is only what differs', () => {
+    const s = settingsOf({ workers: { min: 1, max: 4, idleTimeout: 15 }, scaling: { type: 'REQUEST_COUNT', requestCount: 2 }, timeout: 600_000, flashboot: 'OFF' });
+    assert.deepEqual(s, { workersMin: 1, workersMax: 4, idleTimeoutMs: 15_000, scalerType: 'REQUEST_COUNT', scalerValue: 2, executionTimeoutMs: 600_000, flashboot: false });
+    assert.deepEqual(changedSettings(s, { ...s, idleTimeoutMs: 60_000 }), { workers: { idleTimeout: 60 } });
+    assert.deepEqual(changedSettings(s, { ...s, scalerType: 'QUEUE_DELAY', scalerValue: 4 }), { scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } });
+    assert.deepEqual(changedSettings(s, s), {});
+  });
+
+  test('candidates: current first, one change each, never outside the platform\'s ranges', () => {
+    const c = tuneCandidates(current);
+    assert.deepEqual(c[0], current);
+    assert.ok(c.every(withinPlatformRanges));
+    assert.deepEqual(c.filter((s) => s.scalerType === current.scalerType && s.scalerValue === current.scalerValue && s.workersMax === current.workersMax && s.workersMin === 0).map((s) => s.idleTimeoutMs / 1000), [5, 1, 15, 60, 300]);
+    assert.ok(!tuneCandidates({ ...current, workersMax: 1 }).some((s) => s.workersMax < 1), 'no max below 1');
+    assert.equal(withinPlatformRanges({ ...current, idleTimeoutMs: 0 }), false);
+    assert.equal(withinPlatformRanges({ ...current, scalerType: 'REQUEST_COUNT', scalerValue: 0.5 }), false);
+  });
+
+  test('the cheapest within the p95 limit; a synthetic burst', () => {
+    assert.equal(cheapestWithin([{ costUsd: 3, waitP95Ms: 1000 }, { costUsd: 1, waitP95Ms: 9000 }, { costUsd: 2, waitP95Ms: 2000 }], 5000), 2);
+    assert.equal(cheapestWithin([{ costUsd: 1, waitP95Ms: 9000 }], 5000), undefined);
+    assert.deepEqual(syntheticArrivals(3, 30, 5000, 0), [{ submitMs: 0, executionMs: 5000 }, { submitMs: 2000, executionMs: 5000 }, { submitMs: 4000, executionMs: 5000 }]);
+  });
+
+  test('flags: workers up with no job past the idle timeout; workers min with no traffic', () => {
+    const workers = { workers: [{ id: 'w', status: 'IDLE', uptimeSeconds: 600 }], summary: { running: 0, idle: 1, initializing: 0, throttled: 0, unhealthy: 0, total: 1 } };
+    const flags = workerFlags({ ...current, workersMin: 1 }, workers as never, 0);
+    assert.equal(flags.length, 2, flags.join(' | '));
+    assert.deepEqual(workerFlags(current, undefined, 10), []);
+  });
+});
+
+describe('batch manifests as traffic', () => {
+  test('the last line of each row wins; a job also in the history is counted once', async () => {
+    const { manifestSamples, mergeSamples } = await import('../../../src/core/tune/manifestSamples');
+    const text = [
+      JSON.stringify({ type: 'batch', version: 1, batchId: 'b', endpointId: 'ep', service: 'x', createdAt: 'now', jobs: 2 }),
+      JSON.stringify({ type: 'job', index: 0, phase: 'active', jobId: 'j0', submittedAt: 10, at: 1 }),
+      JSON.stringify({ type: 'job', index: 0, phase: 'ended', jobId: 'j0', submittedAt: 10, delayTime: 5, executionTime: 100, at: 2 }),
+      JSON.stringify({ type: 'job', index: 1, phase: 'ended', jobId: 'j1', submittedAt: 20, executionTime: 200, at: 3 }),
+      '{"type":"job","index":2,', // a line cut short by a crash
+    ].join('\n');
+    const rows = await manifestSamples(text, async () => {});
+    assert.deepEqual(rows, [
+      { endpointId: 'ep', submittedAt: 10, delayTime: 5, executionTime: 100, jobId: 'j0' },
+      { endpointId: 'ep', submittedAt: 20, executionTime: 200, jobId: 'j1' },
+    ]);
+    const merged = mergeSamples([{ endpointId: 'ep', submittedAt: 10, executionTime: 100, jobId: 'j0' }], rows);
+    assert.equal(merged.length, 2);
+  });
+});
