@@ -11,6 +11,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { startEmulator } from '../emulator/harness';
+import { call as callAs, p99, probe as probeWith } from './emulatorCalls';
 import type { BenchContext } from './context';
 
 const JOBS = 2000;
@@ -21,6 +22,9 @@ const SUBMIT_CONCURRENCY = 16;
 const PROBE_CONCURRENCY = 4;
 const IDLE_PROBES = 1000;
 const KEY = 'bench-key';
+const call = (agent: http.Agent, url: string, method?: string, body?: unknown): Promise<any> => callAs(agent, KEY, url, method, body);
+const probe = (agent: http.Agent, url: (id: string) => string, pick: () => string, stop: () => boolean, count?: number): Promise<number[]> =>
+  probeWith((u) => call(agent, u), PROBE_CONCURRENCY, url, pick, stop, count);
 const ID = 'pul';
 
 function benchConfig() {
@@ -37,37 +41,6 @@ function benchConfig() {
       }],
     }],
   };
-}
-
-function call(agent: http.Agent, url: string, method = 'GET', body?: unknown): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString())) : reject(new Error(`${method} ${url}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`))));
-    });
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
-
-function p99(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * 0.99))]!;
-}
-
-async function probe(agent: http.Agent, url: (id: string) => string, pick: () => string, stop: () => boolean, count = Number.POSITIVE_INFINITY): Promise<number[]> {
-  const lat: number[] = [];
-  let sent = 0;
-  await Promise.all(Array.from({ length: PROBE_CONCURRENCY }, async () => {
-    while (!stop() && sent < count) {
-      sent++;
-      const t = performance.now();
-      await call(agent, url(pick()));
-      lat.push(performance.now() - t);
-    }
-  }));
-  return lat;
 }
 
 /** The i-th PATCH: workers max and idle timeout moving, and every tenth a container change (a new release). */

@@ -11,8 +11,8 @@
 // burst on 8 workers, and this measures the engine, not the limits.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { performance } from 'node:perf_hooks';
 import { startEmulator } from '../emulator/harness';
+import { call as callAs, p99, probe as probeWith } from './emulatorCalls';
 import type { BenchContext } from './context';
 
 const JOBS = 10_000;
@@ -22,6 +22,9 @@ const SUBMIT_CONCURRENCY = 32;
 const PROBE_CONCURRENCY = 4;
 const IDLE_PROBES = 2000;
 const KEY = 'bench-key';
+const call = (agent: http.Agent, url: string, method?: string, body?: unknown): Promise<any> => callAs(agent, KEY, url, method, body);
+const probe = (agent: http.Agent, url: (id: string) => string, pick: () => string, stop: () => boolean, count?: number): Promise<number[]> =>
+  probeWith((u) => call(agent, u), PROBE_CONCURRENCY, url, pick, stop, count);
 
 function queueConfig() {
   return {
@@ -36,42 +39,10 @@ function queueConfig() {
   };
 }
 
-function call(agent: http.Agent, url: string, method = 'GET', body?: unknown): Promise<any> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method, agent, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(Buffer.concat(chunks).toString())) : reject(new Error(`${method} ${url}: ${res.statusCode} ${Buffer.concat(chunks).toString().slice(0, 300)}`))));
-    });
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
-
 /** Resident set size of a process in bytes (Linux /proc). */
 function rssOf(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) * 1024 : Number.NaN;
-}
-
-function p99(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(s.length * 0.99))]!;
-}
-
-/** Status GETs of `pick()`'s job, PROBE_CONCURRENCY at a time, until `stop()` or `count` requests; latencies in ms. */
-async function probe(agent: http.Agent, url: (id: string) => string, pick: () => string, stop: () => boolean, count = Number.POSITIVE_INFINITY): Promise<number[]> {
-  const lat: number[] = [];
-  let sent = 0;
-  await Promise.all(Array.from({ length: PROBE_CONCURRENCY }, async () => {
-    while (!stop() && sent < count) {
-      sent++;
-      const t = performance.now();
-      await call(agent, url(pick()));
-      lat.push(performance.now() - t);
-    }
-  }));
-  return lat;
 }
 
 /** The FIFO schedule of 8 workers from the instants jobs were queued: when the last one ends. */

@@ -17,7 +17,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { createChecks, processesWith } from './scriptChecks.mjs';
+import { createChecks, tearDown } from './scriptChecks.mjs';
 
 const HOST_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HOST_DIR, '../..');
@@ -165,39 +165,7 @@ await check(`after Reload Window, the status bar's total and a .jsonl CodeLens a
   if (problems.length) throw new Error(problems.join('; '));
 }).catch(() => false);
 
-if (counts.failed && browser) {
-  const pages = browser.contexts().flatMap((c) => c.pages());
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  if (pages[0]) await pages[0].screenshot({ path: path.join(ARTIFACTS, 'failed-reload-state.png') }).catch(() => {});
-}
-await browser?.close().catch(() => {});
-proxy?.server.close();
-proxy?.server.closeAllConnections?.();
-
-await check('nothing left running: the editor, its extension hosts and the emulator stopped', async () => {
-  for (const child of started.reverse()) {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-  let left = processesWith(marker);
-  const deadline = Date.now() + 15_000;
-  while (left.length && Date.now() < deadline) {
-    await sleep(200);
-    left = processesWith(marker);
-  }
-  for (const [pid] of left) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
-  if (left.length) throw new Error(`still running after SIGTERM (now SIGKILLed):\n${left.map((l) => l.join(' ').slice(0, 160)).join('\n')}`);
-});
-
+await tearDown({ check, counts, browser, proxy, started, marker, artifacts: ARTIFACTS, name: 'reload-state' });
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log(summary());
 process.exit(counts.failed ? 1 : 0);

@@ -29,7 +29,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { createChecks, processesWith } from './scriptChecks.mjs';
+import { createChecks, processesWith, tearDown } from './scriptChecks.mjs';
 
 const HOST_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HOST_DIR, '../..');
@@ -426,39 +426,7 @@ await check(`a batch of ${N} jobs, the extension host SIGKILLed mid-batch ${KILL
   if (rowsNotEnded.length) throw new Error(`rows not ended in the manifest: ${rowsNotEnded.map((r) => `${r.index} ${r.phase}`).join(', ')}`);
 }).catch(() => false);
 
-if (counts.failed && browser) {
-  const pages = browser.contexts().flatMap((c) => c.pages());
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  if (pages[0]) await pages[0].screenshot({ path: path.join(ARTIFACTS, 'failed-resume-kill.png') }).catch(() => {});
-}
-await browser?.close().catch(() => {});
-proxy?.server.close();
-proxy?.server.closeAllConnections?.();
-
-await check('nothing left running: the editor, its extension hosts and the emulator stopped', async () => {
-  for (const child of started.reverse()) {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-  let left = processesWith(marker);
-  const deadline = Date.now() + 15_000;
-  while (left.length && Date.now() < deadline) {
-    await sleep(200);
-    left = processesWith(marker);
-  }
-  for (const [pid] of left) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
-  if (left.length) throw new Error(`still running after SIGTERM (now SIGKILLed):\n${left.map((l) => l.join(' ').slice(0, 160)).join('\n')}`);
-});
-
+await tearDown({ check, counts, browser, proxy, started, marker, artifacts: ARTIFACTS, name: 'resume-kill' });
 fs.rmSync(tmp, { recursive: true, force: true });
 // Written only once the jobs were counted: a run that broke before has no figures to give.
 if (opts.json && figures.lost !== undefined) fs.writeFileSync(opts.json, `${JSON.stringify(figures, null, 2)}\n`);

@@ -1,5 +1,5 @@
-// What the standalone editor scripts (start-smoke.mjs, resume-kill.mjs) share: checks counted and printed like the
-// editor runner's tests, and the processes a script started, found by a marker in their environment.
+// What the standalone editor scripts (start-smoke.mjs, resume-kill.mjs, reload-state.mjs) share: checks counted and printed like the
+// editor runner's tests, the processes a script started (found by a marker in their environment), and their teardown.
 import * as fs from 'node:fs';
 
 /** Checks that count themselves; `summary()` is the `N passed, N failed` line CI reads last. */
@@ -32,4 +32,42 @@ export function processesWith(marker) {
     }
   }
   return found;
+}
+
+/**
+ * The end of every standalone script: a screenshot when a check failed, the browser and the proxy closed, then
+ * the check that every process it started (found by `marker`) is gone, SIGTERM first and SIGKILL after 15 s.
+ */
+export async function tearDown({ check, counts, browser, proxy, started, marker, artifacts, name }) {
+  if (counts.failed && browser) {
+    const pages = browser.contexts().flatMap((c) => c.pages());
+    fs.mkdirSync(artifacts, { recursive: true });
+    if (pages[0]) await pages[0].screenshot({ path: `${artifacts}/failed-${name}.png` }).catch(() => {});
+  }
+  await browser?.close().catch(() => {});
+  proxy?.server.close();
+  proxy?.server.closeAllConnections?.();
+  await check('nothing left running: the editor, its extension hosts and the emulator stopped', async () => {
+    for (const child of [...started].reverse()) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+    let left = processesWith(marker);
+    const deadline = Date.now() + 15_000;
+    while (left.length && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      left = processesWith(marker);
+    }
+    for (const [pid] of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+    if (left.length) throw new Error(`still running after SIGTERM (now SIGKILLed):\n${left.map((l) => l.join(' ').slice(0, 160)).join('\n')}`);
+  });
 }

@@ -5,12 +5,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { batchConfig, inputs, KEY, startRig } from './batchHarness';
+import { batchConfig, inputs, refusingService, startRig } from './batchHarness';
 import { readManifest } from '../../../src/core/batch/manifestFile';
 import { digestOf } from '../../../src/core/batch/batchInputs';
 import { startEmulator } from '../../../src/emulator/index';
-import { createServiceClient } from '../../../src/core/http/client';
 import { ManifestWriter } from '../../../src/core/batch/manifestFile';
 import { BatchRunner, type BatchEvent } from '../../../src/core/batch/batchRunner';
 import { JobDurationModel } from '../../../src/core/jobs/durationModel';
@@ -163,14 +161,7 @@ describe('a batch when things go wrong', async () => {
   });
 
   test('a service refusing connections: nothing is lost or sent twice, the batch goes on once it is up', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
-    const url = `http://127.0.0.1:${port}`;
-    const client = createServiceClient({ billingBaseUrl: url, jobsBaseUrl: url, apiKey: KEY }, { retry: { baseDelayMs: 50, maxDelayMs: 200 } });
+    const { url, port, client } = await refusingService();
     const manifest = await ManifestWriter.open(join(rig.dir, 'refused.jsonl'));
     const items = inputs(3).map((input, index) => ({ index, ref: { file: `x${index}` }, input, digest: digestOf(input) }));
     const events: BatchEvent[] = [];

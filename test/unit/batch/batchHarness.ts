@@ -4,6 +4,7 @@ import { after } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createServer as createNetServer } from 'node:net';
 import { startEmulator, type EmulatorConfigInput, type RunningEmulator } from '../../../src/emulator/index';
 import { createServiceClient } from '../../../src/core/http/client';
 import { inlineBillingReader } from '../../../src/core/billing/inlineBillingReader';
@@ -102,4 +103,16 @@ export async function startRig(config: EmulatorConfigInput = batchConfig(), admi
 
 export function inputs(n: number, make: (i: number) => JobInput = (i) => ({ prompt: `p${i}` })): JobInput[] {
   return Array.from({ length: n }, (_, i) => make(i));
+}
+
+/** A port nothing listens on (one just opened and closed), and a client of it: a service refusing connections. */
+export async function refusingService(): Promise<{ url: string; port: number; client: ServiceClient }> {
+  const port = await new Promise<number>((resolve) => {
+    const s = createNetServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return { url, port, client: createServiceClient({ billingBaseUrl: url, jobsBaseUrl: url, apiKey: KEY }, { retry: { baseDelayMs: 50, maxDelayMs: 200 } }) };
 }

@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
-import { batchConfig, inputs, KEY, startRig } from './batchHarness';
+import { batchConfig, inputs, KEY, refusingService, startRig } from './batchHarness';
 import { readManifestText, ManifestWriter } from '../../../src/core/batch/manifestFile';
 import { digestOf } from '../../../src/core/batch/batchInputs';
 import { createServiceClient } from '../../../src/core/http/client';
@@ -60,14 +59,7 @@ describe('a row is submitting only while its request can be on its way', async (
   });
 
   test('a /run whose connection is refused never writes submitting: a cancel then skips it, as never sent', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
-    const url = `http://127.0.0.1:${port}`;
-    const client = createServiceClient({ billingBaseUrl: url, jobsBaseUrl: url, apiKey: KEY }, { retry: { baseDelayMs: 50, maxDelayMs: 200 } });
+    const { url, client } = await refusingService();
     const path = join(rig.dir, 'refused-line.jsonl');
     const manifest = await ManifestWriter.open(path);
     const items = inputs(3).map((input, index) => ({ index, ref: { file: `x${index}` }, input, digest: digestOf(input) }));
