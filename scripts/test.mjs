@@ -87,6 +87,17 @@ function countsOf(kind, out) {
   return { passed: undefined, failed: undefined };
 }
 
+/**
+ * The titles of the tests a step failed, for the summary: CI keeps only the end of a run's output, and a red run
+ * must name what failed there, not 300 lines above it (a flaky real-editor test once failed CI unnamed).
+ */
+function failedTitles(kind, out) {
+  const re = kind === 'node-test' ? /^\s*✖ (.+?)(?: \([\d.]+m?s\))?$/gm : kind === 'editor' ? /^\s*✗ (.+)$/gm : kind === 'pytest' ? /^FAILED (.+)$/gm : undefined;
+  if (!re) return [];
+  const titles = [...new Set([...out.matchAll(re)].map((m) => m[1].trim()))].filter((t) => t !== 'failing tests:');
+  return titles.length > 8 ? [...titles.slice(0, 8), `... and ${titles.length - 8} more (above)`] : titles;
+}
+
 const total = { passed: 0, failed: 0 };
 const summary = [];
 let noPython;
@@ -113,6 +124,7 @@ for (const step of steps) {
   total.failed += failures;
   const counted = passed === undefined ? '' : `: ${passed} passed, ${failures} failed`;
   summary.push(`${code === 0 ? 'ok  ' : 'FAIL'} ${step.name}${counted} (${seconds} s)`);
+  if (failures) summary.push(...failedTitles(step.kind, out).map((t) => `       ✗ ${t.slice(0, 200)}`));
   if (code !== 0 && step.gate) {
     summary.push(`     stopped: nothing after "${step.name}" can run`);
     break;
