@@ -57,6 +57,8 @@ const { values: opts } = parseArgs({
 const RUN_TIMEOUT_MS = Number(opts.timeout);
 
 const counts = { passed: 0, failed: 0, pending: 0 };
+/** Tests that failed once and ran again (mocha retries, test/editor/index.ts): listed beside the closing count. */
+const retried = new Map();
 const cleanups = [];
 let finished = false;
 
@@ -80,6 +82,7 @@ async function finish() {
   if (finished) return;
   finished = true;
   await cleanup();
+  for (const [title, outcome] of retried) console.log(`  ↻ ${outcome} (the first failure is above): ${title}`);
   // CI (and scripts/test.mjs) read this line: it must be the last one.
   console.log(`${counts.passed} passed, ${counts.failed} failed`);
   process.exit(counts.failed > 0 || counts.passed === 0 ? 1 : 0);
@@ -460,13 +463,18 @@ async function main() {
   const onEvent = (ev) => {
     if (ev.event === 'pass') {
       counts.passed++;
+      if (retried.has(ev.title)) retried.set(ev.title, 'passed on its second try');
       console.log(`  ✓ ${ev.title} (${ev.durationMs} ms)`);
     } else if (ev.event === 'fail') {
       counts.failed++;
+      if (retried.has(ev.title)) retried.set(ev.title, 'failed twice');
       console.log(`  ✗ ${ev.title}\n${String(ev.error).replace(/^/gm, '      ')}`);
       const file = path.join(RUN_ARTIFACTS, `failed-${slug(ev.title)}.png`);
       fs.mkdirSync(RUN_ARTIFACTS, { recursive: true });
       failureShots.push(page.screenshot({ path: file }).then(() => console.log(`    screenshot: ${path.relative(REPO, file)}`), () => {}));
+    } else if (ev.event === 'retry') {
+      retried.set(ev.title, 'still running');
+      console.log(`  ↻ ${ev.title}: failed once, runs again\n${String(ev.error).replace(/^/gm, '      ')}`);
     } else if (ev.event === 'pending') {
       counts.pending++;
       console.log(`  - ${ev.title} (pending)`);

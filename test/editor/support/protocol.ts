@@ -7,6 +7,8 @@ export type SuiteEvent =
   | { event: 'pass'; title: string; durationMs: number }
   | { event: 'fail'; title: string; error: string }
   | { event: 'pending'; title: string }
+  /** A test failed once and runs again (mocha's retries): the runner lists it at the end, never silently. */
+  | { event: 'retry'; title: string; error: string }
   | { event: 'end'; passed: number; failed: number; pending: number };
 
 export function emitEvent(event: SuiteEvent): void {
