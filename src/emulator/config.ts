@@ -7,6 +7,7 @@ import { DateTime } from '../core/schemas';
 import '../core/zodMessages';
 import { OperationLimitsConfig } from './jobs/operationLimits';
 import { RUNTIME_FIELDS } from './jobs/runtimeSettings';
+import { poolPricePerSecond } from './serverless/gpuCatalog';
 import { WorkerCommandConfig } from './workers/process/workerConfig';
 import { WORKER_SHAPE_KINDS } from './demo/workerShapes';
 
@@ -26,16 +27,26 @@ export const DEFAULT_EXECUTION_MS = 2000;
 export const DEFAULT_RETENTION_MINUTES = 30; // SPEC 8 rule 6
 export const DEFAULT_RATE_LIMITS = { minute: 600, hour: 20_000, day: 200_000 };
 
-/** USD per second of execution time; a finished job costs executionTime x each price (issue 3, Jobs). */
+/**
+ * The GPU price of an endpoint whose first pool the catalog does not have, and that sets none itself (USD per GPU
+ * per second; the emulator's flat default before prices came from the catalog).
+ */
+export const FALLBACK_GPU_PER_SECOND = 0.00044;
+
+/**
+ * USD per second of a worker's life (issue 29: what a worker is billed). `gpuPerSecond` is per GPU; left out, it
+ * is the catalog's price of the endpoint's first pool (see EndpointConfig), so what the extension estimates with
+ * (the REST v2 GPU catalog, the price table) is what the emulator bills. Set, it is a price chosen on purpose.
+ */
 export const Prices = z.looseObject({
-  gpuPerSecond: z._default(z.number().check(z.gte(0)), 0.00044),
+  gpuPerSecond: z.optional(z.number().check(z.gte(0))),
   cpuPerSecond: z._default(z.number().check(z.gte(0)), 0.00004),
   diskPerSecond: z._default(z.number().check(z.gte(0)), 0.000005),
   feePerSecond: z._default(z.number().check(z.gte(0)), 0.00002),
 });
 export type Prices = z.infer<typeof Prices>;
 
-export const EndpointConfig = z.looseObject({
+const EndpointFields = z.looseObject({
   id: z.string().check(
     z.minLength(1),
     z.regex(/^[^/\s]+$/, 'must not contain "/" or whitespace'),
@@ -58,7 +69,13 @@ export const EndpointConfig = z.looseObject({
   /** Kind `worker` only (and required there): the command that starts one worker process. */
   worker: z.optional(WorkerCommandConfig),
 });
-export type EndpointConfig = z.infer<typeof EndpointConfig>;
+
+/** An endpoint of the config, its GPU price resolved: its own if set, else its first pool's catalog price. */
+export const EndpointConfig = z.pipe(EndpointFields, z.transform((e) => ({
+  ...e,
+  prices: { ...e.prices, gpuPerSecond: e.prices.gpuPerSecond ?? poolPricePerSecond(e.gpuPools[0]!) ?? FALLBACK_GPU_PER_SECOND },
+})));
+export type EndpointConfig = z.output<typeof EndpointConfig>;
 
 export const KeyConfig = z.looseObject({
   key: z.string().check(z.minLength(1), z.regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'must be a bearer token (RFC 6750 b64token: letters, digits, -._~+/)')),

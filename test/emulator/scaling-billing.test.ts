@@ -8,6 +8,7 @@
 //   [Ours]     what the docs leave open, chosen in docs/emulator.md "Scaling and billing": QUEUE_DELAY looks once a
 //              second and adds one worker per look; a queue with no worker gets one at once; FlashBoot start 2 s
 //              here (config), cached 10 minutes after a worker was up.
+//   [Config]   the endpoint's own numbers in EP below (cold start, execution time): inputs, not rules.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { moveClock, request, startEmulator, type Emulator } from './harness';
@@ -69,9 +70,9 @@ describe('a cold burst of 4 jobs (cold start 10 s, jobs 20 s, idle timeout 5 s, 
     assert.deepEqual(seen, {
       0: { initializing: 4, running: 0, idle: 0 }, // 4 requests in queue: 4 workers [Settings]
       9: { initializing: 4, running: 0, idle: 0 },
-      10: { initializing: 0, running: 4, idle: 0 }, // after the 10 s cold start
+      10: { initializing: 0, running: 4, idle: 0 }, // after the 10 s cold start [Config]
       29: { initializing: 0, running: 4, idle: 0 },
-      30: { initializing: 0, running: 0, idle: 4 }, // jobs of 20 s done
+      30: { initializing: 0, running: 0, idle: 4 }, // jobs of 20 s done [Config]
       34: { initializing: 0, running: 0, idle: 4 },
       35: { initializing: 0, running: 0, idle: 0 }, // idle timeout 5 s [Settings]
     });
@@ -88,12 +89,12 @@ describe('a cold burst of 4 jobs (cold start 10 s, jobs 20 s, idle timeout 5 s, 
       4: { initializing: 2, running: 0, idle: 0 }, // waited 4 s: one more per look [Settings] [Ours]
       5: { initializing: 3, running: 0, idle: 0 },
       6: { initializing: 4, running: 0, idle: 0 },
-      7: { initializing: 4, running: 0, idle: 0 }, // a worker is coming for every waiting job
-      10: { initializing: 3, running: 1, idle: 0 },
+      7: { initializing: 4, running: 0, idle: 0 }, // a worker is coming for every waiting job: no more [Settings]
+      10: { initializing: 3, running: 1, idle: 0 }, // workers started at 0, 4, 5, 6 s are up 10 s later [Config]
       14: { initializing: 2, running: 2, idle: 0 },
       16: { initializing: 0, running: 4, idle: 0 },
-      30: { initializing: 0, running: 3, idle: 1 },
-      41: { initializing: 0, running: 0, idle: 0 }, // the last job ends at 36 s, its worker idles 5 s
+      30: { initializing: 0, running: 3, idle: 1 }, // the first job (10..30 s) done [Config]
+      41: { initializing: 0, running: 0, idle: 0 }, // the last job ends at 36 s, its worker idles 5 s [Settings]
     });
     // [Pricing] every life is 10 + 20 + 5 s, whenever it started.
     assert.equal(await billedSeconds(EP.qd.id), 4 * 35);
@@ -116,7 +117,7 @@ describe('the bill per worker life [Pricing]', () => {
     assert.equal(await billedSeconds(EP.idle.id), 20, 'nothing after it stopped');
   });
 
-  test('each life is rounded up to the second: two lives of 12.2 s bill 26 s, not 24.4', async () => {
+  test('each life is rounded up to the second ("rounded up to the nearest second"): two lives of 12.2 s bill 26 s, not 24.4', async () => {
     for (let i = 0; i < 2; i++) {
       await api.submit(EP.round.id);
       await advance(1200 + 5000 + 6000); // start 1.2 s, execution 5 s, idle 6 s: then it stops
@@ -128,7 +129,7 @@ describe('the bill per worker life [Pricing]', () => {
     assert.equal(await billedSeconds(EP.round.id), 26);
   });
 
-  test('workers min are billed while they wait, with no traffic at all, once per GPU (2 GPUs)', async () => {
+  test('workers min are billed while they wait, with no traffic at all, once per GPU (2 GPUs) [Settings: active workers "always running"]', async () => {
     await advance(3_600_000);
     const ls = await lives(EP.min.id);
     assert.equal(ls.length, 1);
@@ -143,27 +144,32 @@ describe('the bill per worker life [Pricing]', () => {
     const id = await api.submit(EP.timeout.id);
     await advance(6000);
     const s = (await api.status(EP.timeout.id, id)).json;
+    // [Settings] execution timeout: a job running longer is ended (docs "Job states": TIMED_OUT) at the timeout.
     assert.equal(s.status, 'TIMED_OUT', JSON.stringify(s));
     assert.equal(s.executionTime, 6000);
     await advance(5000);
+    // [Pricing] its execution until the timeout, then the idle timeout [Settings], billed to the worker.
     assert.equal(await billedSeconds(EP.timeout.id), 11);
   });
 
   test('FlashBoot: a repeated cold start takes 2 s instead of 20 s, and is billed as such', async () => {
     const a = await api.submit(EP.flash.id);
     await advance(20_000 + 1000 + 5000); // cold start, job, idle: the worker stops
-    assert.equal((await api.status(EP.flash.id, a)).json.delayTime, 20_000, 'the first start is a full cold start');
+    assert.equal((await api.status(EP.flash.id, a)).json.delayTime, 20_000, 'the first start is a full cold start [Config]');
     await advance(4000);
     const b = await api.submit(EP.flash.id);
     await advance(2000 + 1000 + 5000);
+    // [Settings] FlashBoot: "faster cold starts via state retention"; how much faster and for how long is [Ours]:
+    // flashbootColdStartMs 2 s here, the endpoint's state cached 10 minutes after a worker was up (4 s here).
     assert.equal((await api.status(EP.flash.id, b)).json.delayTime, 2000, 'the state was cached: a FlashBoot start');
     const ls = await lives(EP.flash.id);
+    // [Pricing] each life's start is billed as it took: 20 + 1 + 5 s, then 2 + 1 + 5 s.
     assert.deepEqual(ls.map((l) => [l.flashboot, l.startingSeconds, l.billedSeconds]), [[false, 20, 26], [true, 2, 8]]);
     assert.equal(await billedSeconds(EP.flash.id), 34);
   });
 });
 
-describe("the batch cost range (src/core/batch/costRange.ts) holds this bill", () => {
+describe("the batch cost range (src/core/batch/costRange.ts) holds this bill [Pricing]", () => {
   test('6 jobs of 10 s on 2 workers (cold start 3.5 s, idle 5 s): billed 2 x 39 s, inside the range 60..79 s', async () => {
     for (let i = 0; i < 6; i++) await api.submit(EP.batch.id);
     await advance(3500 + 30_000 + 5000);

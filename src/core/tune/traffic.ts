@@ -31,17 +31,35 @@ export function trafficOf(jobs: readonly JobSample[], endpointId: string, fromMs
 }
 
 /**
- * A job submitted after a quiet gap longer than the idle timeout found no warm worker: its delay is about one
- * cold start. The smallest such delay (the others also waited for jobs ahead); 0 when no job was first after a gap.
+ * After a quiet gap longer than the idle timeout no worker of ours is up: the jobs sent before the first of them
+ * starts (a "cold burst") all wait for the first worker's start. The one that starts first is the one the
+ * service queued first, and its delay is one cold start; the others of the burst also waited for jobs ahead of
+ * them. Which one that is comes from the service's own measures (submit + delayTime, least first), never from the
+ * order of the submit times alone: jobs sent together share a millisecond, and then that order is only the
+ * order the records were kept in (a job that waited behind another's execution once made a 1 s cold start
+ * read 2.5 s). The delay is taken as the service measured it, with no client time in it, so it is exact. The
+ * smallest over the window's cold bursts; 0 when none.
  */
 export function coldStartOf(jobs: readonly JobSample[], idleTimeoutMs: number): number {
   const sorted = [...jobs].sort((a, b) => a.submittedAt - b.submittedAt);
   let best: number | undefined;
   let lastEnd = Number.NEGATIVE_INFINITY;
+  // The open cold burst: when its first job started (submit + delay) and that job's delay.
+  let burst: { startsAt: number; delay: number } | undefined;
+  const close = (): void => {
+    if (burst) best = Math.min(best ?? Infinity, burst.delay);
+    burst = undefined;
+  };
   for (const j of sorted) {
-    if (j.delayTime !== undefined && j.submittedAt - lastEnd > idleTimeoutMs + 1000) best = Math.min(best ?? Infinity, j.delayTime);
+    if (burst && j.submittedAt >= burst.startsAt) close(); // a worker was up by then: not a cold arrival
+    if (!burst && j.delayTime !== undefined && j.submittedAt - lastEnd > idleTimeoutMs + 1000) burst = { startsAt: Infinity, delay: Infinity };
+    if (burst && j.delayTime !== undefined) {
+      const startsAt = j.submittedAt + j.delayTime;
+      if (startsAt < burst.startsAt || (startsAt === burst.startsAt && j.delayTime < burst.delay)) burst = { startsAt, delay: j.delayTime };
+    }
     lastEnd = Math.max(lastEnd, j.submittedAt + (j.delayTime ?? 0) + (j.executionTime ?? 0));
   }
+  close();
   return best ?? 0;
 }
 

@@ -37,17 +37,21 @@ export function demoConfig(): EmulatorConfigInput {
         ],
         endpoints: [
           { id: 'sdxl-turbo', name: 'SDXL Turbo', kind: 'image', queueMs: 300, executionMs: 1500 },
-          { id: 'flux-dev', name: 'FLUX.1 dev', kind: 'image', queueMs: 800, executionMs: 4000, prices: { gpuPerSecond: 0.00076 }, gpuPools: ['ADA_48_PRO', 'AMPERE_48'] },
+          // Dedicated endpoints are billed at their first pool's catalog price (no `prices.gpuPerSecond` of their own), so
+          // what the extension estimates with (the GPU catalog, the price table) is what the demo bills: flux-dev at
+          // ADA_48_PRO's $0.00053/s. (It once set $0.00076/s, and its batches were billed 43% over their estimate.)
+          { id: 'flux-dev', name: 'FLUX.1 dev', kind: 'image', queueMs: 800, executionMs: 4000, gpuPools: ['ADA_48_PRO', 'AMPERE_48'] },
           { id: 'broken-gpu', name: 'Broken GPU (always fails)', kind: 'image', queueMs: 400, executionMs: 900, fail: 'CUDA out of memory: tried to allocate 2.00 GiB' },
           { id: FLUX_SCHNELL.id, name: FLUX_SCHNELL.name, kind: 'public-image', queueMs: 200, executionMs: 1200 },
+          // Public models report their own cost (a model's price, not a pool's): set on purpose.
           { id: VIDEO.id, name: VIDEO.name, kind: 'public-video', queueMs: 1000, executionMs: 6000, prices: { gpuPerSecond: 0.0012 } },
           { id: SPEECH.id, name: SPEECH.name, kind: 'public-audio', queueMs: 150, executionMs: 700, prices: { gpuPerSecond: 0.00019 } },
           ...OTHER_PUBLIC_MODELS.map((m) => ({ id: m.id, name: m.name, kind: `public-${m.kind}` as const, queueMs: 400, executionMs: 3000 })),
-          { id: 'echo', name: 'Echo', kind: 'echo', queueMs: 100, executionMs: 200, prices: { gpuPerSecond: 0.00001 } },
+          { id: 'echo', name: 'Echo', kind: 'echo', queueMs: 100, executionMs: 200, gpuPools: ['AMPERE_16'] },
           // Issue 9: an endpoint whose cold start shows (8 s initializing) and whose two workers make a burst queue.
-          { id: 'sd35-large', name: 'SD 3.5 Large (cold starts)', kind: 'image', queueMs: 500, executionMs: 5000, coldStartMs: 8000, workersMax: 2, idleTimeoutMs: 15_000, prices: { gpuPerSecond: 0.00069 } },
+          { id: 'sd35-large', name: 'SD 3.5 Large (cold starts)', kind: 'image', queueMs: 500, executionMs: 5000, coldStartMs: 8000, workersMax: 2, idleTimeoutMs: 15_000, gpuPools: ['ADA_48_PRO'] },
           // Issue 9: a streaming text worker (vLLM-shaped output); one active worker, so it answers without a cold start.
-          { id: 'llama-chat', name: 'Llama 3.1 8B Instruct', kind: 'llm', queueMs: 150, workersMin: 1, workersMax: 3, coldStartMs: 4000, prices: { gpuPerSecond: 0.00031 } },
+          { id: 'llama-chat', name: 'Llama 3.1 8B Instruct', kind: 'llm', queueMs: 150, workersMin: 1, workersMax: 3, coldStartMs: 4000 },
           // Issue 20: the output shapes of real deployed workers (ComfyUI, A1111, speech, faster-whisper...).
           ...WORKER_SHAPE_DEMO_ENDPOINTS,
         ],

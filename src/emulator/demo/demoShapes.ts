@@ -4,7 +4,8 @@ import type { EmulatorConfigInput } from '../config';
 
 type DemoEndpoint = NonNullable<EmulatorConfigInput['users'][number]['endpoints']>[number];
 
-const quick = { queueMs: 200, executionMs: 900, prices: { gpuPerSecond: 0.00044 } };
+// Billed at their pool's catalog price (the default ADA_24, $0.00031/s), as the extension estimates them.
+const quick = { queueMs: 200, executionMs: 900 };
 
 export const WORKER_SHAPE_DEMO_ENDPOINTS: DemoEndpoint[] = [
   { id: 'comfyui', name: 'ComfyUI (base64 images)', kind: 'comfyui', ...quick },

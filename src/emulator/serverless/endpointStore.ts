@@ -6,7 +6,7 @@
 import type { ReleaseDiffEntry } from '../../core/serverless/resourceSchemas';
 import type { ScalingRequest } from '../../core/serverless/requestSchemas';
 import type { EndpointConfig } from '../config';
-import { poolPricePerHour } from './gpuCatalog';
+import { poolPricePerSecond } from './gpuCatalog';
 
 export interface ContainerSettings {
   image: string;
@@ -98,8 +98,8 @@ export function setRecord(endpoint: EndpointConfig, record: EndpointRecord): voi
  * price of its first pool (where workers are placed) times its GPUs per worker, per second.
  */
 export function applyPoolPrice(endpoint: EndpointConfig, count: number): void {
-  const hourly = poolPricePerHour(endpoint.gpuPools[0]!);
+  const perSecond = poolPricePerSecond(endpoint.gpuPools[0]!);
   // Per GPU: the bill multiplies by gpuCount once (billing/jobBilling.ts, one billing model since issue 29).
-  if (hourly !== undefined) endpoint.prices.gpuPerSecond = hourly / 3600;
+  if (perSecond !== undefined) endpoint.prices.gpuPerSecond = perSecond;
   endpoint.gpuCount = count;
 }

@@ -25,6 +25,16 @@ export function poolPricePerHour(pool: string): number | undefined {
   return p && TYPES_OF_POOL[pool] ? Math.round(p.usdPerSecond * 3600 * 10_000) / 10_000 : undefined;
 }
 
+/**
+ * USD per GPU per second of a serverless pool, as a client reads it off the catalog (its hourly price / 3600,
+ * rounded to 1e-10 as src/core/cost/priceTable.ts priceFromCatalog does); undefined for a pool it does not have.
+ * What the emulator bills an endpoint's GPU time at unless its config sets a price of its own.
+ */
+export function poolPricePerSecond(pool: string): number | undefined {
+  const hourly = poolPricePerHour(pool);
+  return hourly === undefined ? undefined : Math.round((hourly / 3600) * 1e10) / 1e10;
+}
+
 export function isKnownPool(pool: string): boolean {
   return poolPricePerHour(pool) !== undefined;
 }

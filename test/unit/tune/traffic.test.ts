@@ -31,6 +31,29 @@ describe('tune traffic', () => {
     assert.equal(coldStartOf(jobs, 5000), 7500);
   });
 
+  test('the cold start of a burst sent in one millisecond is the delay of the job that started first, whatever order the records are in', () => {
+    // Three jobs POSTed together (same submit ms), kept newest first as the Jobs history keeps them: the service
+    // started two on new workers after the 1 s cold start, the third behind one of them (1.5 s execution). The
+    // third's 2.5 s is no cold start (the real-editor Tune test read it as one about 1 run in 3).
+    const burst = [
+      { endpointId: 'a', submittedAt: 5000, delayTime: 2496, executionTime: 1500 },
+      { endpointId: 'a', submittedAt: 5000, delayTime: 1000, executionTime: 1500 },
+      { endpointId: 'a', submittedAt: 5000, delayTime: 1000, executionTime: 1500 },
+    ];
+    assert.equal(coldStartOf(burst, 1000), 1000);
+    assert.equal(coldStartOf([...burst].reverse(), 1000), 1000);
+    // The service queued the second-sent first (its POST overtook): the first-sent waited behind it.
+    assert.equal(coldStartOf([
+      { endpointId: 'a', submittedAt: 5000, delayTime: 2490, executionTime: 1500 },
+      { endpointId: 'a', submittedAt: 5003, delayTime: 1000, executionTime: 1500 },
+    ], 1000), 1000);
+    // A job sent once the burst's first worker was up is no cold arrival, however short its delay.
+    assert.equal(coldStartOf([
+      { endpointId: 'a', submittedAt: 0, delayTime: 10_000, executionTime: 500 },
+      { endpointId: 'a', submittedAt: 10_200, delayTime: 300, executionTime: 500 },
+    ], 5000), 10_000);
+  });
+
   test('settings from the REST endpoint; the change Apply sends is only what differs', () => {
     const s = settingsOf({ workers: { min: 1, max: 4, idleTimeout: 15 }, scaling: { type: 'REQUEST_COUNT', requestCount: 2 }, timeout: 600_000, flashboot: 'OFF' });
     assert.deepEqual(s, { workersMin: 1, workersMax: 4, idleTimeoutMs: 15_000, scalerType: 'REQUEST_COUNT', scalerValue: 2, executionTimeoutMs: 600_000, flashboot: false });

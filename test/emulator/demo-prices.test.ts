@@ -1,0 +1,95 @@
+// The demo bills what the extension estimates (issue 29, "the per-job estimate and the batch range in
+// src/core/cost/ are checked against this billing"). A dedicated endpoint of the emulator's config is billed at
+// its first pool's catalog price unless it sets a price on purpose, so the price the extension reads (the REST v2
+// GPU catalog, or its price table) is the price of every billed GPU-second. The demo's flux-dev once set
+// $0.00076/s on ADA_48_PRO ($0.00053/s): its batches were billed 43% over their estimate.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { moveClock, request, startEmulator, type Emulator } from './harness';
+import { jobApi } from './runtimeFixtures';
+import { demoConfig } from '../../src/emulator/demo/demo';
+import { parseConfig } from '../../src/emulator/config';
+import { defaultConcurrency, estimateBatchCost } from '../../src/core/batch';
+import { endpointPrice, priceFromTable } from '../../src/core/cost/priceTable';
+
+const KEY = 'demo-prices-key';
+const demoEndpoints = demoConfig().users[0]!.endpoints!;
+const FLUX_DEV = demoEndpoints.find((e) => e.id === 'flux-dev')!;
+const JOBS = 12;
+/**
+ * The tolerance of the bill's total against the batch range's high end: the emulator bills CPU, disk and a fee
+ * besides the GPU ($0.000065/s in all, its defaults), which no GPU price table holds: 12.3% of ADA_48_PRO's
+ * $0.00053/s. The GPU part itself is held to the range exactly.
+ */
+const NON_GPU_TOLERANCE = 0.15;
+
+let emu: Emulator;
+const api = jobApi(() => emu.url, KEY);
+before(async () => {
+  emu = await startEmulator({
+    now: '2026-06-15T12:00:00Z', clockFrozen: true,
+    users: [{ id: 'demo', keys: [{ key: KEY, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read'] }], endpoints: [FLUX_DEV] }],
+  });
+});
+after(async () => { await emu?.stop(); });
+
+async function get(path: string): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const r = await request(emu.url, path, { key: KEY });
+  assert.equal(r.status, 200, `${path}: ${r.text}`);
+  return r.json;
+}
+
+describe('the demo bills what the extension estimates', () => {
+  test('every dedicated demo endpoint is billed per GPU-second at the price table\'s price of its pools', () => {
+    const parsed = parseConfig(demoConfig()).users[0]!.endpoints.filter((e) => !e.kind.startsWith('public-'));
+    assert.ok(parsed.length >= 10, `${parsed.length} dedicated endpoints`);
+    for (const e of parsed) {
+      const table = priceFromTable({ gpu: { pools: e.gpuPools, count: e.gpuCount } });
+      assert.ok(table, `${e.id}: its pools ${e.gpuPools.join(', ')} are in the price table`);
+      assert.equal(e.prices.gpuPerSecond * e.gpuCount, table.usdPerSecond, `${e.id}: billed $${e.prices.gpuPerSecond}/s per GPU, estimated with ${table.source}`);
+    }
+  });
+
+  test('a config endpoint\'s GPU price: its own when set, else its first pool\'s catalog price', () => {
+    const gpuOf = (e: Record<string, unknown>): number => parseConfig({ users: [{ id: 'u', endpoints: [{ id: 'e', kind: 'echo', ...e }] }] }).users[0]!.endpoints[0]!.prices.gpuPerSecond;
+    assert.equal(gpuOf({}), 0.00031, 'the default pool, ADA_24');
+    assert.equal(gpuOf({ gpuPools: ['AMPERE_80', 'ADA_24'] }), 0.00076, 'the first pool, where workers are placed');
+    assert.equal(gpuOf({ gpuPools: ['AMPERE_80'], prices: { gpuPerSecond: 0.001 } }), 0.001, 'set on purpose');
+    assert.equal(gpuOf({ gpuPools: ['NO_SUCH_POOL'] }), 0.00044, 'a pool the catalog lacks: the fallback');
+  });
+
+  test(`flux-dev: ${JOBS} jobs' GPU bill is the catalog price x the billed seconds, inside the batch's estimated range`, async () => {
+    const endpoint = await get('/v2/serverless/flux-dev');
+    const catalog = new Map<string, number>(((await get('/v2/catalog/gpus')).gpus as Array<{ pool: string; price: { serverless: number } }>).map((g) => [g.pool, g.price.serverless]));
+    // The price a job's and a batch's estimate use (src/core/cost/priceTable.ts), from the catalog and from the table.
+    const price = endpointPrice(endpoint, {}, catalog)!;
+    assert.equal(price.usdPerSecond, 0.00053, price.source);
+    assert.equal(endpointPrice(endpoint, {})!.usdPerSecond, price.usdPerSecond, 'the table says the same');
+
+    const ids: string[] = [];
+    for (let i = 0; i < JOBS; i++) ids.push(await api.submit('flux-dev', { prompt: `p${i}`, width: 8, height: 8 }));
+    await moveClock(emu.url, { advanceMs: 120_000 }); // every job done, every worker idled out
+    const executions: number[] = [];
+    for (const id of ids) {
+      const s = (await api.status('flux-dev', id)).json;
+      assert.equal(s.status, 'COMPLETED', JSON.stringify(s));
+      executions.push(s.executionTime);
+    }
+    const totals = (await get('/v2/billing/serverless?serverlessId=flux-dev&bucketSize=year&lastN=1')).metadata.totals;
+    const lives = (await request(emu.url, '/__admin/worker-lives?endpointId=flux-dev')).json.lives as Array<{ billedSeconds: number; stoppedAt: string | null }>;
+    assert.ok(lives.length > 0 && lives.every((l) => l.stoppedAt !== null), 'every worker has stopped');
+    const billedSeconds = lives.reduce((s, l) => s + l.billedSeconds, 0);
+    // [Pricing] each billed second of a worker at its pool's price: the estimate's price, exactly.
+    assert.ok(Math.abs(totals.gpuAmount - billedSeconds * price.usdPerSecond) < 1e-9, `GPU $${totals.gpuAmount} for ${billedSeconds} s at $${price.usdPerSecond}/s`);
+
+    // The range as planBatch makes it: the learned durations, the workers it may wake, the idle timeout.
+    const mean = executions.reduce((a, b) => a + b, 0) / executions.length;
+    const durations = { executionMs: mean, executionSpreadMs: Math.max(...executions.map((x) => Math.abs(x - mean))), queueMs: 0, queueSpreadMs: 0, samples: executions.length };
+    const range = estimateBatchCost({
+      jobs: JOBS, durations, price, workers: Math.min(defaultConcurrency(endpoint.workers.max), endpoint.workers.max),
+      idleTimeoutMs: endpoint.workers.idleTimeout * 1000,
+    })!;
+    assert.ok(range.lowUsd <= totals.gpuAmount + 1e-12 && totals.gpuAmount <= range.highUsd + 1e-12, `GPU billed $${totals.gpuAmount} in $${range.lowUsd}..$${range.highUsd}`);
+    assert.ok(totals.totalAmount <= range.highUsd * (1 + NON_GPU_TOLERANCE), `billed $${totals.totalAmount} in all, within ${NON_GPU_TOLERANCE * 100}% of the range's high end $${range.highUsd}`);
+  });
+});
