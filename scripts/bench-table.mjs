@@ -29,7 +29,7 @@ const ROWS = [
   ['emulator.queue10k.rssGrowthMb', 'the same: emulator RSS growth from idle to peak', 'at most 100 MB (issue 21)'],
   ['emulator.queue10k.statusP99RunningMs', 'the same: status route p99 while they run, against idle', 'at most 2x (issue 21)'],
   ['emulator.patchUnderLoad.lost', 'emulator: 100 PATCHes of an endpoint (workers max, idle timeout, a release every tenth) while 2,000 jobs run: jobs lost', '0 (issue 28)'],
-  ['emulator.patchUnderLoad.runTwice', 'the same: jobs run twice (the workers' executed seconds / one job\'s, minus the jobs)', '0 (issue 28)'],
+  ['emulator.patchUnderLoad.runTwice', 'the same: jobs run twice (the workers\' executed seconds / one job\'s, minus the jobs)', '0 (issue 28)'],
   ['emulator.patchUnderLoad.statusP99Ms', 'the same: status route p99 under that load, against idle', 'at most 2x (issue 28)'],
   ['jobs.cold.waitForJob.statusRequestsPerJob', '50 jobs on endpoints never seen, service without status-sync: status requests per job', 'no worse'],
   ['jobs.cold.waitForJob.lagMedian', 'the same: median lag from job end to client knowing', 'no worse'],
