@@ -23,7 +23,7 @@ import { JobActions, registerJobCommands } from './jobCommands';
 import { WorkspaceOutputsWriter } from './jobOutputs';
 import { LocalStatus, type JobRecord } from './jobRecord';
 import { describeJob } from '../core/jobs/jobLife';
-import { HostedWorkerLogs } from './hostedWorkerLogs';
+import { WorkerLogsDoor } from './workerLogsDoor';
 import { JobRunner } from './jobRunner';
 import type { ClientSource, JobPriceSource } from './runnerTypes';
 import { sharedEndpointPrices } from '../core/cost';
@@ -43,7 +43,7 @@ const DURATIONS_SAVE_MS = 2000;
 export interface JobRunnerApi {
   runner: JobRunner;
   /** Hosted worker logs of running jobs (issue 28). */
-  workerLogs: HostedWorkerLogs;
+  workerLogs: WorkerLogsDoor;
   history: HistoryStore;
   /** The job panels: their room (dist/rooms.js) is loaded on first use. */
   readonly panels: JobPanels;
@@ -104,10 +104,11 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   const codeLens = new InputCodeLensProvider(memory);
 
   let actions: JobActions | undefined;
-  const workerLogs = new HostedWorkerLogs({
+  // The follower is a room (dist/rooms.js), loaded when a job first runs.
+  const workerLogs = new WorkerLogsDoor({
     history, isRunning: (key) => runner.isRunning(key), getClient: () => clientSource.getClient(),
     channel: (service, endpointId) => deps.workerLogsChannel?.(service, endpointId), logger,
-  });
+  }, () => rooms().workerLogs);
   // The job panel host is a room (src/rooms): loaded when a panel is first opened or restored after a reload.
   let jobPanels: JobPanels | undefined;
   const panelsNow = (): JobPanels => (jobPanels ??= new (rooms().jobPanel.JobPanels)(

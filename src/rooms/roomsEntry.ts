@@ -12,6 +12,8 @@ export interface Rooms {
   batch: { manager: typeof import('../batch/batchManager'); resume: typeof import('../batch/batchResume'); groups: typeof import('../batch/batchJobsGroups') };
   /** Saving a finished job's outputs: reading its parts, downloads, decoding, files (src/jobs/jobOutputsRoom.ts, src/core/outputs). */
   outputs: typeof import('../jobs/jobOutputsRoom');
+  /** Following the logs of a running job's worker (src/jobs/hostedWorkerLogs.ts), issue 28. */
+  workerLogs: typeof import('../jobs/hostedWorkerLogs');
   /** The job panels' host (src/jobPanel). */
   jobPanel: typeof import('../jobPanel/jobPanel');
   /** Show Cost Chart (src/costChart). */
@@ -38,5 +40,5 @@ export function load(host: Readonly<Record<string, object>>): Rooms {
   provideHostModules(host);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const probe = { errors: require('../core/http/errors'), prices: require('../core/cost/endpointPrices'), durations: require('../core/jobs/durationModel') };
-  return { probe, batch: { manager: require('../batch/batchManager'), resume: require('../batch/batchResume'), groups: require('../batch/batchJobsGroups') }, outputs: require('../jobs/jobOutputsRoom'), jobPanel: require('../jobPanel/jobPanel'), costChart: require('../costChart/costChartPanel'), localWorker: require('../localWorker/localWorkerRoom'), emulator: require('../connection/emulatorProcess'), endpointForms: require('../endpointForms/room'), grid: require('../batchGrid/gridHost'), compare: require('../compare/compareHost'), tune: require('../tune/room') };
+  return { probe, batch: { manager: require('../batch/batchManager'), resume: require('../batch/batchResume'), groups: require('../batch/batchJobsGroups') }, outputs: require('../jobs/jobOutputsRoom'), jobPanel: require('../jobPanel/jobPanel'), workerLogs: require('../jobs/hostedWorkerLogs'), costChart: require('../costChart/costChartPanel'), localWorker: require('../localWorker/localWorkerRoom'), emulator: require('../connection/emulatorProcess'), endpointForms: require('../endpointForms/room'), grid: require('../batchGrid/gridHost'), compare: require('../compare/compareHost'), tune: require('../tune/room') };
 }
