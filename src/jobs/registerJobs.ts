@@ -11,7 +11,7 @@ import type { Settings } from '../config/settings';
 import { HistoryStore } from '../history/historyStore';
 import { JobsTreeProvider } from '../history/jobsView';
 import type { JobPanels } from '../jobPanel/jobPanel';
-import { rooms, roomsLoaded } from '../rooms/rooms';
+import { rooms, roomsLoaded, serverlessWritesOfRooms } from '../rooms/rooms';
 import type { Rooms } from '../rooms/roomsEntry';
 import { JOB_PANEL_VIEW_TYPE, JOBS_VIEW_ID, JobCommands } from './commandIds';
 import { EndpointMemory } from './endpointMemory';
@@ -222,7 +222,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     storedDurations: () => JobDurationModel.fromJSON(context.globalState.get(DURATIONS_KEY)),
     // With the extension's own billing reader (a batch reads its billed amount after it ends); never an inline
     // parser: extension.js carries no billing parser at all (issue 11).
-    createClient: (settings) => createServiceClient(settings, deps.billingReader ? { billingReader: deps.billingReader } : {}),
+    createClient: (settings) => createServiceClient(settings, { serverlessWrites: serverlessWritesOfRooms, ...(deps.billingReader ? { billingReader: deps.billingReader } : {}) }),
     rooms: { loaded: roomsLoaded, probe: () => rooms().probe, host: { sharedEndpointPrices } },
   };
   return { disposables, api };
