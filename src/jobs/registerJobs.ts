@@ -99,7 +99,8 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   const runner = new JobRunner(history, deps.connection, outputs, durations, streaming, prices);
   // Batches send through the same connection as single jobs (the tests' own client included).
   let clientSource: ClientSource = deps.connection;
-  const memory = new EndpointMemory(context.workspaceState);
+  // "Used here" is remembered per service: the jobs base URL of the profile jobs go to now.
+  const memory = new EndpointMemory(context.workspaceState, () => clientSource.profile?.jobsBaseUrl ?? '');
   const diagnostics = new InputDiagnostics();
   const codeLens = new InputCodeLensProvider(memory);
 
