@@ -8,6 +8,7 @@ import { createExtensionLog } from './log/outputChannelLogger';
 import { registerShowLogsCommand } from './log/showLogsCommand';
 import { Settings } from './config/settings';
 import { createServiceClient } from './core/http/client';
+import { serverlessWritesOfRooms } from './rooms/rooms';
 import { createWorkerBillingReader } from './core/billing/billingReader';
 import { registerConnection, type ConnectionServices } from './connection/registerConnection';
 import { registerEndpoints, type EndpointsServices } from './endpoints/registerEndpoints';
@@ -37,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTe
   // Features: one line each. Show Logs first: the notification of any activation error below offers it.
   activateFeature('Show Logs', () => registerShowLogsCommand(log));
   let shared: ConnectionServices | undefined;
-  activateFeature('Connection', () => void (shared = registerConnection(context, settings, logger, (s, l) => createServiceClient(s, { logger: l, billingReader }), log)));
+  activateFeature('Connection', () => void (shared = registerConnection(context, settings, logger, (s, l) => createServiceClient(s, { logger: l, billingReader, serverlessWrites: serverlessWritesOfRooms }), log)));
   // Every feature below needs the connection: when it could not start (reported above), none of them can.
   if (!shared) return undefined;
   const { connection, statusBar } = shared;

@@ -1,7 +1,7 @@
 // Connection profiles as the `serverlessGpu.profiles` setting holds them: validated here, without `vscode`,
 // so the rules that decide where the API key may be sent are unit-tested in plain Node.
 import * as z from 'zod/mini';
-import { isLoopbackHost } from '../core/outputs/outputs';
+import { isLoopbackHost } from '../core/http/url';
 import '../core/zodMessages';
 
 /** A connection profile: a name and the two hosts of the spec (SPEC 4.1 `{base_url}`, 4.2 `{serverless_url}`). */

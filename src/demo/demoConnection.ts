@@ -3,7 +3,7 @@
 // settings (where profiles live; a workspace can never add one) and names it in this environment variable;
 // code-server passes its environment to the extension host. No request is made here: the views load when shown.
 import type { Logger } from '../core/log';
-import { isLoopbackHost } from '../core/outputs/outputs';
+import { isLoopbackHost } from '../core/http/url';
 import type { Connection } from '../connection/connection';
 import { EMULATOR_DEMO_KEY } from '../connection/profiles';
 

@@ -3,7 +3,8 @@
 // the job's panel and the Worker Logs channel. The same route serves hosted endpoints and the local worker's
 // emulator, so both are followed the same way. A follow starts when the job's record first names its worker,
 // from the job's start (`since`), and stops when the job ends (or its worker changes on a retry). Lines are kept
-// per job in memory, bounded: the panel shows the last of them.
+// per job in memory, bounded: the panel shows the last of them. A room of dist/rooms.js, reached through
+// ./workerLogsDoor.ts once a job runs.
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import { followWorkerLogs } from '../core/serverless/workerLogs';
@@ -71,7 +72,8 @@ export class HostedWorkerLogs implements vscode.Disposable {
     else this.stop(key);
   }
 
-  private look(record: JobRecord): void {
+  /** A record changed: its worker's follow starts, moves or ends (./workerLogsDoor.ts hands the first one). */
+  look(record: JobRecord): void {
     const running = record.finishedAt === undefined && this.deps.isRunning(record.key);
     const current = this.follows.get(record.key);
     if (!running) {

@@ -11,7 +11,7 @@ import type { Settings } from '../config/settings';
 import { HistoryStore } from '../history/historyStore';
 import { JobsTreeProvider } from '../history/jobsView';
 import type { JobPanels } from '../jobPanel/jobPanel';
-import { rooms, roomsLoaded } from '../rooms/rooms';
+import { rooms, roomsLoaded, serverlessWritesOfRooms } from '../rooms/rooms';
 import type { Rooms } from '../rooms/roomsEntry';
 import { JOB_PANEL_VIEW_TYPE, JOBS_VIEW_ID, JobCommands } from './commandIds';
 import { EndpointMemory } from './endpointMemory';
@@ -23,7 +23,7 @@ import { JobActions, registerJobCommands } from './jobCommands';
 import { WorkspaceOutputsWriter } from './jobOutputs';
 import { LocalStatus, type JobRecord } from './jobRecord';
 import { describeJob } from '../core/jobs/jobLife';
-import { HostedWorkerLogs } from './hostedWorkerLogs';
+import { WorkerLogsDoor } from './workerLogsDoor';
 import { JobRunner } from './jobRunner';
 import type { ClientSource, JobPriceSource } from './runnerTypes';
 import { sharedEndpointPrices } from '../core/cost';
@@ -43,7 +43,7 @@ const DURATIONS_SAVE_MS = 2000;
 export interface JobRunnerApi {
   runner: JobRunner;
   /** Hosted worker logs of running jobs (issue 28). */
-  workerLogs: HostedWorkerLogs;
+  workerLogs: WorkerLogsDoor;
   history: HistoryStore;
   /** The job panels: their room (dist/rooms.js) is loaded on first use. */
   readonly panels: JobPanels;
@@ -99,15 +99,17 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
   const runner = new JobRunner(history, deps.connection, outputs, durations, streaming, prices);
   // Batches send through the same connection as single jobs (the tests' own client included).
   let clientSource: ClientSource = deps.connection;
-  const memory = new EndpointMemory(context.workspaceState);
+  // "Used here" is remembered per service: the jobs base URL of the profile jobs go to now.
+  const memory = new EndpointMemory(context.workspaceState, () => clientSource.profile?.jobsBaseUrl ?? '');
   const diagnostics = new InputDiagnostics();
   const codeLens = new InputCodeLensProvider(memory);
 
   let actions: JobActions | undefined;
-  const workerLogs = new HostedWorkerLogs({
+  // The follower is a room (dist/rooms.js), loaded when a job first runs.
+  const workerLogs = new WorkerLogsDoor({
     history, isRunning: (key) => runner.isRunning(key), getClient: () => clientSource.getClient(),
     channel: (service, endpointId) => deps.workerLogsChannel?.(service, endpointId), logger,
-  });
+  }, () => rooms().workerLogs);
   // The job panel host is a room (src/rooms): loaded when a panel is first opened or restored after a reload.
   let jobPanels: JobPanels | undefined;
   const panelsNow = (): JobPanels => (jobPanels ??= new (rooms().jobPanel.JobPanels)(
@@ -221,7 +223,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     storedDurations: () => JobDurationModel.fromJSON(context.globalState.get(DURATIONS_KEY)),
     // With the extension's own billing reader (a batch reads its billed amount after it ends); never an inline
     // parser: extension.js carries no billing parser at all (issue 11).
-    createClient: (settings) => createServiceClient(settings, deps.billingReader ? { billingReader: deps.billingReader } : {}),
+    createClient: (settings) => createServiceClient(settings, { serverlessWrites: serverlessWritesOfRooms, ...(deps.billingReader ? { billingReader: deps.billingReader } : {}) }),
     rooms: { loaded: roomsLoaded, probe: () => rooms().probe, host: { sharedEndpointPrices } },
   };
   return { disposables, api };

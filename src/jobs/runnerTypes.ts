@@ -10,6 +10,8 @@ export interface ClientSource {
   getClient(): Promise<ServiceClient | undefined>;
   /** The keys its clients carry, scrubbed by value from any error text shown (the Connection's `secrets()`). */
   secrets(): readonly string[];
+  /** The active profile (the Connection has one; a test's own source may not): what the workspace remembers per service is keyed by it. */
+  readonly profile?: { readonly jobsBaseUrl: string };
 }
 
 export interface StartRequest {

@@ -3,6 +3,7 @@
 // opens one never parses it (~70 KiB kept out of activation).
 import * as path from 'node:path';
 import { hostModules } from 'virtual:host-modules';
+import type { ServerlessWritesFactory } from '../core/serverless/client';
 import type { Rooms } from './roomsEntry';
 
 let loaded: Rooms | undefined;
@@ -20,4 +21,12 @@ export function rooms(): Rooms {
 /** Whether a room has been loaded in this window (tests: a session that opens none never loads rooms.js). */
 export function roomsLoaded(): boolean {
   return loaded !== undefined;
+}
+
+/**
+ * The service client's serverless write calls (create, update, delete; releases; templates), from the room of
+ * the forms that make them: handed to createServiceClient, asked for at the first such call.
+ */
+export function serverlessWritesOfRooms(): ServerlessWritesFactory {
+  return rooms().serverlessWrites.serverlessWrites;
 }

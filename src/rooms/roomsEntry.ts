@@ -10,8 +10,10 @@ import type * as SharedDurations from '../core/jobs/durationModel';
 export interface Rooms {
   /** The Batch panel's host: starting, resuming and showing batches (src/batch). */
   batch: { manager: typeof import('../batch/batchManager'); resume: typeof import('../batch/batchResume'); groups: typeof import('../batch/batchJobsGroups') };
-  /** Saving a finished job's outputs: downloads, decoding, files (src/core/outputs). */
-  outputs: typeof import('../core/outputs/saveOutputs');
+  /** Saving a finished job's outputs: reading its parts, downloads, decoding, files (src/jobs/jobOutputsRoom.ts, src/core/outputs). */
+  outputs: typeof import('../jobs/jobOutputsRoom');
+  /** Following the logs of a running job's worker (src/jobs/hostedWorkerLogs.ts), issue 28. */
+  workerLogs: typeof import('../jobs/hostedWorkerLogs');
   /** The job panels' host (src/jobPanel). */
   jobPanel: typeof import('../jobPanel/jobPanel');
   /** Show Cost Chart (src/costChart). */
@@ -26,6 +28,8 @@ export interface Rooms {
   /** The batch grid (src/batchGrid) and Compare with… (src/compare), issue 31. */
   /** Edit / New / Delete Endpoint and the rollout watch (src/endpointForms), issue 28. */
   endpointForms: typeof import('../endpointForms/room');
+  /** The service client's serverless write calls and their request schemas (src/core/serverless), issue 28. */
+  serverlessWrites: typeof import('../core/serverless/serverlessWrites');
   grid: typeof import('../batchGrid/gridHost');
   compare: typeof import('../compare/compareHost');
   /** Tune Endpoint's panel and the reading of the workspace's jobs (src/tune), issue 29. */
@@ -38,5 +42,5 @@ export function load(host: Readonly<Record<string, object>>): Rooms {
   provideHostModules(host);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const probe = { errors: require('../core/http/errors'), prices: require('../core/cost/endpointPrices'), durations: require('../core/jobs/durationModel') };
-  return { probe, batch: { manager: require('../batch/batchManager'), resume: require('../batch/batchResume'), groups: require('../batch/batchJobsGroups') }, outputs: require('../core/outputs/saveOutputs'), jobPanel: require('../jobPanel/jobPanel'), costChart: require('../costChart/costChartPanel'), localWorker: require('../localWorker/localWorkerRoom'), emulator: require('../connection/emulatorProcess'), endpointForms: require('../endpointForms/room'), grid: require('../batchGrid/gridHost'), compare: require('../compare/compareHost'), tune: require('../tune/room') };
+  return { probe, batch: { manager: require('../batch/batchManager'), resume: require('../batch/batchResume'), groups: require('../batch/batchJobsGroups') }, outputs: require('../jobs/jobOutputsRoom'), jobPanel: require('../jobPanel/jobPanel'), workerLogs: require('../jobs/hostedWorkerLogs'), costChart: require('../costChart/costChartPanel'), localWorker: require('../localWorker/localWorkerRoom'), emulator: require('../connection/emulatorProcess'), endpointForms: require('../endpointForms/room'), serverlessWrites: require('../core/serverless/serverlessWrites'), grid: require('../batchGrid/gridHost'), compare: require('../compare/compareHost'), tune: require('../tune/room') };
 }

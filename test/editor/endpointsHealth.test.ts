@@ -149,7 +149,7 @@ suite('endpoints: names, live health and purge against the emulator', () => {
     assert.match(byId.get('sdxl-prod')!.tooltip, /^SDXL production \(sdxl-prod\)\nTotal \$/);
     assert.equal(byId.get('llama-chat')!.label, 'Llama 3.1 8B Instruct');
     // Issue 29: its worker min is billed while it waits (docs "Pricing"), seconds of it so far: under a cent.
-    assert.match(byId.get('llama-chat')!.description, /^llama-chat · (\$0\.00|<\$0\.01)( · 1 idle)?$/, 'next to no spend (and its warm worker once health is in)');
+    assert.match(byId.get('llama-chat')!.description, /^llama-chat · (\$0\.00\d*|<\$0\.000001)( · 1 idle)?$/, `next to no spend (and its warm worker once health is in): ${byId.get('llama-chat')!.description}`);
     const gone = byId.get('whisper-v2')!;
     assert.equal(gone.label, 'whisper-v2');
     assert.match(gone.description, /^\$\d+\.\d\d · deleted$/);
@@ -158,15 +158,24 @@ suite('endpoints: names, live health and purge against the emulator', () => {
     await eventually(async () => /1 idle/.test(await descriptionOf(api, 'llama-chat')) || undefined, 'the warm worker of llama-chat in its health');
   });
 
-  // SKIPPED at the end of the 2026-11-27 session: it passes alone but its picker never opened in two full runs after
-  // the endpoint-forms suite (order-dependent, cause not found yet: see the closing note). Re-enable once found.
-  test.skip('Run Job… offers the view\'s endpoints by name with their id, and not the deleted one', async () => {
+  // Ids used on another service come first: in a full run the suites before this one have used a dozen endpoints of
+  // their own emulators. While "used here" was one list per workspace they were offered here too, listed first, and
+  // pushed this account's rows out of the picker's list, which renders only the rows in view (the SDXL row never
+  // appeared in full runs, and this test was skipped). "Used here" is per service now (src/jobs/endpointMemory.ts).
+  test('Run Job… offers the view\'s endpoints by name with their id, and not the deleted one, nor ids used on another service', async () => {
+    jobs.useClientSource({ getClient: async () => undefined, secrets: () => [], profile: { jobsBaseUrl: 'http://127.0.0.1:9' } });
+    try {
+      for (let i = 0; i < 12; i++) await jobs.memory.rememberInput(`elsewhere-${i}`, { prompt: 'x' });
+    } finally {
+      jobs.useClientSource(undefined);
+    }
     const pending = vscode.commands.executeCommand('serverlessGpu.runJob');
     try {
       await waitForSelector('.quick-input-widget:not([style*="display: none"]) .quick-input-title:has-text("Run Job (1/2): endpoint")');
       await waitForSelector(`${quickPickItem('SDXL production')}:has-text("sdxl-prod")`);
       await waitForSelector(`${quickPickItem('Llama 3.1 8B Instruct')}:has-text("llama-chat")`);
       assert.equal(await count(quickPickItem('whisper-v2')), 0, 'a deleted endpoint is not offered');
+      assert.equal(await count(quickPickItem('elsewhere-11')), 0, 'an id used on another service is not offered (the last one used: it would be the first row)');
     } finally {
       await press('Escape');
       await pending;

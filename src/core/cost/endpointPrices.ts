@@ -5,7 +5,7 @@
 // has no endpoint of the account to read and reports its own cost, so it is never asked for.
 import { sharedRouteSupport, type RouteSupport } from '../runtime/routeSupport';
 import { publicModel } from '../serverless/publicModels';
-import type { GpuType } from '../serverless/resourceSchemas';
+import type { GpuType } from '../serverless/catalogSchemas';
 import type { ServerlessEndpoint } from '../serverless/schemas';
 import type { ServiceClient } from '../service';
 import type { PricePerSecond } from './jobCost';

@@ -5,7 +5,7 @@
 // (docs.runpod.io/serverless/pricing): the start (cold start) and the idle time after a job are billed too, but
 // to the worker, not to a job, and the rounding is per worker life. So a job's estimate is its execution time,
 // unrounded; cold starts and idle time are counted once per batch in its range (costRange.ts).
-import { outputCost } from '../outputs/outputs';
+import { outputCost } from '../outputs/outputCost';
 import type { Job } from '../schemas';
 import { formatUsd } from '../billing/usd';
 

@@ -10,7 +10,7 @@ import type { BillingReader } from '../billing/billingReader';
 import { Job, RunResponse, routes, type BillingQueryParams, type JobInput } from '../schemas';
 import type { CallOptions, ConnectionSettings, ServiceClient, SubmitOptions } from '../service';
 import { createRuntimeCalls } from '../runtime/client';
-import { createServerlessCalls } from '../serverless/client';
+import { createServerlessCalls, type ServerlessWritesFactory } from '../serverless/client';
 
 /** How long the real service holds a runsync without `?wait=` before answering with a job still running. */
 export const DEFAULT_RUNSYNC_WAIT_MS = 90_000;
@@ -32,6 +32,12 @@ export interface ServiceClientDeps {
    * it, listBillingTable fails (a client for jobs only).
    */
   billingReader?: BillingReader;
+  /**
+   * Who makes the serverless write calls (create, update, delete; releases; templates): `serverlessWrites` of
+   * ../serverless/serverlessWrites.ts, asked for at the first such call. Not defaulted, for the same reason as
+   * the billing reader: the extension's comes from dist/rooms.js. Without it, those calls fail.
+   */
+  serverlessWrites?: () => ServerlessWritesFactory;
 }
 
 export function createServiceClient(settings: ConnectionSettings, deps: ServiceClientDeps = {}): ServiceClient {
@@ -64,7 +70,7 @@ export function createServiceClient(settings: ConnectionSettings, deps: ServiceC
     },
 
     ...createRuntimeCalls(http, frozen),
-    ...createServerlessCalls(http, frozen),
+    ...createServerlessCalls(http, frozen, deps.serverlessWrites),
 
     run(endpointId: string, input: JobInput, options: SubmitOptions = {}) {
       const { request, ...call } = options;

@@ -1,7 +1,7 @@
 // Rate-limit headers (SPEC 8): parsing `RateLimit` and `RateLimit-Policy` into the per-window quota the UI
 // shows, and deciding how long to hold the next request so we wait out an exhausted window rather than
-// draw a 429. Both headers are structured-field lists (RFC 8941), parsed with `structured-headers`.
-import { parseList, Token, type List, type Parameters } from 'structured-headers';
+// draw a 429. Both headers are structured-field lists (RFC 9651, formerly 8941), parsed by ./structuredList.ts.
+import { parseList, Token, type List, type Parameters } from './structuredList';
 import { RATE_LIMIT_WINDOWS, type RateLimitWindow } from '../schemas';
 
 /** One window of the RateLimit / RateLimit-Policy headers (SPEC 8.2, 8.3). */

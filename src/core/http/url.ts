@@ -29,3 +29,12 @@ export function joinUrl(base: string, route: string, query?: URLSearchParams): U
   if (query && [...query.keys()].length > 0) url.search = query.toString();
   return url;
 }
+
+/**
+ * Whether a host is this computer: 127.0.0.0/8, localhost, [::1] (URL.hostname keeps the brackets). Plain http
+ * is allowed only there (outputs' links in ../outputs/mediaUrl.ts, a profile's service URL, the demo's).
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}

@@ -12,7 +12,7 @@
 import { jobCost, type PricePerSecond } from '../cost/jobCost';
 import { savedCost, type SavedCost } from '../cost/costText';
 import { redact } from '../log';
-import { outputCost } from '../outputs/outputs';
+import { outputCost } from '../outputs/outputCost';
 import { isTerminalStatus, type Job } from '../schemas';
 import { formatDuration, soFarText } from './durationText';
 

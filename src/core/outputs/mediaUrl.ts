@@ -3,12 +3,9 @@
 // it into a link would have us hand the key to whatever host the link names).
 import { abbreviate } from './embedded';
 import type { MediaKind } from './mediaFormat';
+import { isLoopbackHost } from '../http/url';
 
-/** http is allowed only to this computer: 127.0.0.0/8, localhost, [::1] (URL.hostname keeps the brackets). */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase();
-  return h === 'localhost' || h === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-}
+export { isLoopbackHost };
 
 /** Whether `url` may be shown or downloaded: the same rule as for output URLs. */
 export function isAcceptedMediaUrl(url: URL): boolean {

@@ -19,6 +19,7 @@ import { readTranscript, type TranscriptSegment } from './transcript';
 
 export type { MediaKind } from './mediaFormat';
 export { isAcceptedMediaUrl, isLoopbackHost } from './mediaUrl';
+export { outputCost } from './outputCost';
 
 /** Media carried in the output itself (data URI or bare base64), checked but not yet decoded. */
 export interface EmbeddedPart extends CheckedEmbedded {
@@ -106,13 +107,6 @@ export function parseOutputs(output: unknown, options: ParseOutputsOptions = {})
     else if (!isEmptyRest(rest)) walk.parts.push({ kind: 'json', field, value: rest });
   }
   return walk.parts;
-}
-
-/** The `cost` of a public endpoint's job (SPEC 2.8), in USD, where the output carries one. */
-export function outputCost(output: unknown): number | undefined {
-  if (!isPlainObject(output)) return undefined;
-  const cost = output['cost'];
-  return typeof cost === 'number' && Number.isFinite(cost) ? cost : undefined;
 }
 
 /** An embedded part's bytes, decoded now: callers write them and let them go before decoding the next file. */

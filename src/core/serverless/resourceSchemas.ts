@@ -1,5 +1,5 @@
 // The REST v2 answers beside the endpoint itself: an endpoint's releases and rollout (listEndpointReleases),
-// templates (Template, ListTemplatesResponse), the GPU catalog (GpuType, ListGpuTypesResponse) and one worker
+// templates (Template, ListTemplatesResponse), the GPU catalog (re-exported from ./catalogSchemas.ts) and one worker
 // log event (getWorkerLogs' SSE `data`). Shapes from the platform's REST API v2 document; read leniently like
 // every response (extra fields pass), with the fields the document marks required required here. One definition
 // for the client, which reads them, and the emulator, which writes them.
@@ -62,23 +62,8 @@ export type Template = z.infer<typeof Template>;
 export const ListTemplatesResponse = z.looseObject({ templates: z.array(Template) });
 export type ListTemplatesResponse = z.infer<typeof ListTemplatesResponse>;
 
-/** `GpuType`: one GPU type; `pool` is its serverless pool (null: in none), prices per GPU per hour in USD. */
-export const GpuType = z.looseObject({
-  id: z.string().check(z.minLength(1)),
-  name: z.string(),
-  pool: z.nullable(z.string()),
-  manufacturer: z.string(),
-  /** VRAM, GB. */
-  memory: z.int(),
-  secure: z.boolean(),
-  community: z.boolean(),
-  price: z.looseObject({ secure: z.number(), community: z.number(), serverless: z.optional(z.number()) }),
-  maxCount: z.looseObject({ secure: z.int(), community: z.int() }),
-});
-export type GpuType = z.infer<typeof GpuType>;
-
-export const ListGpuTypesResponse = z.looseObject({ gpus: z.array(GpuType) });
-export type ListGpuTypesResponse = z.infer<typeof ListGpuTypesResponse>;
+// The GPU catalog's schemas are in ./catalogSchemas.ts (extension.js reads the catalog; the rest here is for rooms).
+export { GpuType, ListGpuTypesResponse } from './catalogSchemas';
 
 /** getWorkerLogs: the JSON `data` of one Server-Sent Event; its `id:` line is `ts`, for Last-Event-ID resume. */
 export const WorkerLogEvent = z.looseObject({

@@ -1,5 +1,7 @@
 // The REST v2 serverless calls beyond the sidebar's reads (issue 28): create, update and delete an endpoint,
-// its releases, templates and the GPU catalog, spread into the service client by ./client.ts. Request bodies are checked
+// its releases and templates, made for the service client by ./client.ts the first time one is called. Only the
+// endpoint forms (dist/rooms.js) call them, so the extension hands the client this factory from that bundle
+// (see ServiceClientDeps.serverlessWrites), and extension.js carries neither these calls nor their schemas. Request bodies are checked
 // with the strict request schemas before anything is sent (BadInputError naming each field); writes are never
 // retried (a PATCH that reached the service must not be sent twice behind the user's back).
 import * as z from 'zod/mini';
@@ -9,7 +11,7 @@ import type { CallOptions } from '../http/connectionSettings';
 import {
   CreateEndpointRequest, CreateTemplateRequest, requestErrors, UpdateEndpointRequest, UpdateTemplateRequest,
 } from './requestSchemas';
-import { ListEndpointReleasesResponse, ListGpuTypesResponse, ListTemplatesResponse, Template } from './resourceSchemas';
+import { ListEndpointReleasesResponse, ListTemplatesResponse, Template } from './resourceSchemas';
 import { ServerlessEndpoint, serverlessRoutes } from './schemas';
 
 export interface ServerlessWriteCalls {
@@ -26,8 +28,6 @@ export interface ServerlessWriteCalls {
   createTemplate(body: CreateTemplateRequest, options?: CallOptions): Promise<Template>;
   updateTemplate(templateId: string, body: UpdateTemplateRequest, options?: CallOptions): Promise<Template>;
   deleteTemplate(templateId: string, options?: CallOptions): Promise<void>;
-  /** GET /v2/catalog/gpus: GPU types with their serverless pool, memory and prices (USD per GPU per hour). */
-  listGpuTypes(options?: CallOptions): Promise<ListGpuTypesResponse>;
 }
 
 /** A request body checked before sending: every problem named by its field, nothing sent. */
@@ -61,6 +61,5 @@ export function serverlessWrites(http: HttpTransport, url: (route: string) => UR
     deleteTemplate: async (templateId, options) => {
       await write('DELETE', serverlessRoutes.template(templateId), undefined, nothing, options);
     },
-    listGpuTypes: (options) => read(serverlessRoutes.gpuCatalog, ListGpuTypesResponse, options),
   };
 }

@@ -7,8 +7,10 @@ export function memoryMemento(): vscode.Memento {
   return {
     keys: () => [...stored.keys()],
     get: <T>(key: string, fallback?: T) => (stored.has(key) ? (stored.get(key) as T) : fallback) as T,
+    // As VS Code's: `undefined` removes the key.
     update: async (key: string, value: unknown) => {
-      stored.set(key, JSON.parse(JSON.stringify(value)) as unknown);
+      if (value === undefined) stored.delete(key);
+      else stored.set(key, JSON.parse(JSON.stringify(value)) as unknown);
     },
   };
 }

@@ -6,6 +6,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startEmulator } from '../../../src/emulator/index';
 import { createServiceClient } from '../../../src/core/http/client';
+import { serverlessWrites } from '../../../src/core/serverless/serverlessWrites';
 import { ForbiddenError, ValidationError, BadInputError } from '../../../src/core/http/errors';
 import { describeChanges, editEndpoint, EditConflictError, patchFor, settingsOf, type EndpointSettings } from '../../../src/core/serverless/endpointEdit';
 
@@ -63,7 +64,7 @@ async function rig() {
     log: (line) => log.push(line.replace(/ \d+ms$/, '')),
   });
   after(() => emulator.close());
-  const client = (key = KEY) => createServiceClient({ billingBaseUrl: emulator.url, jobsBaseUrl: emulator.url, apiKey: key }, { retry: { baseDelayMs: 20, maxDelayMs: 50 } });
+  const client = (key = KEY) => createServiceClient({ billingBaseUrl: emulator.url, jobsBaseUrl: emulator.url, apiKey: key }, { retry: { baseDelayMs: 20, maxDelayMs: 50 }, serverlessWrites: () => serverlessWrites });
   return { emulator, client, log };
 }
 
@@ -109,5 +110,13 @@ describe('editEndpoint against the emulator', async () => {
     await assert.rejects(client().updateEndpoint('ed', { workers: { idleTimeout: 0 } }), (e: unknown) => e instanceof BadInputError && /workers\.idleTimeout/.test(e.message));
     assert.deepEqual(log, [], 'nothing sent');
     assert.equal(settingsOf(await client().getEndpoint('ed')).workersMax, 5);
+  });
+
+  test('a client made without the write calls (extension.js hands them in from dist/rooms.js) refuses a write and sends nothing', async () => {
+    const bare = createServiceClient(client().settings);
+    log.length = 0;
+    await assert.rejects(bare.updateEndpoint('ed', { workers: { max: 2 } }), /made without the serverless write calls/);
+    assert.equal((await bare.listGpuTypes()).gpus.length > 0, true, 'the catalog is a read, made without them');
+    assert.deepEqual(log, ['GET /v2/catalog/gpus 200'], 'nothing but the catalog read was sent');
   });
 });
