@@ -6,7 +6,6 @@ import type { JobRow } from '../core/batch';
 import type { Logger } from '../core/log';
 import type { BatchManager } from '../batch/batchManager';
 import { loadCompare } from '../compare/registerCompare';
-import { sideOfRow } from '../compare/compareSides';
 import { GridPanel, type GridPanelActions } from './gridPanel';
 
 export interface GridDeps {
@@ -46,11 +45,7 @@ function actions(d: GridDeps): GridPanelActions {
   return {
     openJob,
     compare: (manifestPath, a, b, inputs) => {
-      void (async () => {
-        const dir = path.dirname(manifestPath);
-        const sides = await Promise.all([a, b].map((r) => sideOfRow(r, inputs.get(r.index), dir, () => openJob(manifestPath, r))));
-        (await loadCompare()).openCompare(d, sides[0]!, sides[1]!);
-      })();
+      void (async () => (await loadCompare()).compareRows(d, manifestPath, [a, b], (i) => inputs.get(i), (r) => openJob(manifestPath, r)))().catch((e: unknown) => d.logger.warn(`grid: compare failed: ${String(e)}`));
     },
   };
 }
