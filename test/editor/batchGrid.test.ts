@@ -202,6 +202,27 @@ suite('batch grid', () => {
     await screenshot('compare', { docs: true });
   });
 
+  test('two rows selected in the Batch panel compared: the diff names the changed key, both images are shown', async function () {
+    this.timeout(120_000);
+    for (const seed of [5, 6]) write(`grid-rows/boat-${seed}.input.json`, { input: { prompt: 'a red boat', width: 64, height: 64, seed } });
+    // Starting a batch opens its panel.
+    const session = await rig.start({ kind: 'folder', path: path.join(workspaceFolder().uri.fsPath, 'grid-rows') }, 'gone');
+    await rig.toEnd(session);
+    if (!driverAvailable()) this.skip();
+    const row = (i: number): string => `#rows .row[data-index="${i}"]`;
+    await eventually(async () => (await count(`${row(1)}.completed`, inWebview)) === 1 || undefined, 'both rows completed on the page');
+    assert.equal(await property('#compare', 'disabled', inWebview), true, 'Compare waits for two rows');
+    await click(row(0), { ...inWebview, modifiers: ['Control'] });
+    await click(row(1), { ...inWebview, modifiers: ['Control'] });
+    await eventually(async () => (await count('#rows .row.selected', inWebview)) === 2 || undefined, 'two rows selected');
+    await click('#compare', inWebview);
+    await eventually(async () => (await textContent('#changes tbody td.key', inWebview).catch(() => '')) === 'seed' || undefined, 'the compare panel of the two rows');
+    assert.equal(await count('#changes tbody tr', inWebview), 1, 'only seed differs');
+    assert.deepEqual([await textContent('#changes tbody td.old', inWebview), await textContent('#changes tbody td.new', inWebview)], ['5', '6']);
+    for (const side of ['a', 'b']) await eventually(async () => ((await property(`#out-${side} img`, 'naturalWidth', inWebview)) as number) === 64 || undefined, `image ${side} to load`);
+    assert.match(await textContent('#side-a .status', inWebview), /^Completed · /);
+  });
+
   test('a 900-job grid opens in under a second and keeps fewer than 150 img elements, scrolled to its end too', async function () {
     this.timeout(180_000);
     // A timing on a machine shared with other runs: one slow opening is tried again, twice at most.
