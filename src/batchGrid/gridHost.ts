@@ -54,7 +54,9 @@ function actions(d: GridDeps): GridPanelActions {
 async function pickBatch(d: GridDeps): Promise<string | undefined> {
   const running = d.manager().sessions.map((s) => ({ label: s.o.title, description: s.batchId, manifest: s.manifestPath }));
   const found = (await Promise.all(d.outputRoots().map((root) => vscode.workspace.findFiles(new vscode.RelativePattern(root, 'batches/*/batch.jsonl'), undefined, 200)))).flat();
-  const others = found.filter((u) => !running.some((r) => r.manifest === u.fsPath)).map((u) => ({ label: path.basename(path.dirname(u.fsPath)), description: vscode.workspace.asRelativePath(u), manifest: u.fsPath }));
+  // The outputs roots may name one folder more than once (a workspace's own and the fallback): one item a batch.
+  const unique = [...new Map(found.map((u) => [u.fsPath, u])).values()];
+  const others = unique.filter((u) => !running.some((r) => r.manifest === u.fsPath)).map((u) => ({ label: path.basename(path.dirname(u.fsPath)), description: vscode.workspace.asRelativePath(u), manifest: u.fsPath }));
   const items = [...running, ...others];
   if (items.length === 0) {
     void vscode.window.showInformationMessage('No batch in this workspace yet: run one with Run Batch…');
