@@ -236,6 +236,7 @@ window.addEventListener('message', (event: MessageEvent) => {
   if (m.type === 'grid') {
     perf.message ??= Math.round(performance.now());
     el('title').textContent = m.title;
+    state.manifest = m.manifest;
     keys = m.keys;
     jobs.clear();
     for (const j of m.jobs) jobs.set(j.index, j);
@@ -243,6 +244,8 @@ window.addEventListener('message', (event: MessageEvent) => {
     showNotice(keys.length === 0 ? `No key varies across this batch's ${jobs.size} inputs: there is nothing to lay out as a grid (the Batch panel lists them).` : undefined);
     fillSelects();
     relayout();
+    // Kept at once (not only when the user changes an axis): a reloaded window reopens this batch with these axes.
+    saveState();
     return;
   }
   for (const j of m.jobs) jobs.set(j.index, j);

@@ -15,8 +15,9 @@ import { WebviewChannel } from '../webview/messages';
 import { exportName, gridHtml, writeGridPng } from './gridExport';
 import { gridRecipe, inputsOf, jobView, keysOf } from './gridJobs';
 import { HostMessage, WebviewMessage, type GridJobView } from './gridProtocol';
+import { GRID_VIEW_TYPE } from './gridViewType';
 
-export const GRID_VIEW_TYPE = 'serverlessGpu.batchGrid';
+export { GRID_VIEW_TYPE } from './gridViewType';
 /** How often the manifest is looked at while the panel is open (a stat; a read only when it grew). */
 const POLL_MS = 300;
 
@@ -45,10 +46,13 @@ export class GridPanel implements vscode.Disposable {
   readonly dir: string;
   private disposed = false;
 
-  constructor(extensionUri: vscode.Uri, readonly manifestPath: string, private readonly actions: GridPanelActions, private readonly logger: Logger) {
+  /** `restored`: the panel VS Code brought back after a reload (its page keeps its axes through getState). */
+  constructor(extensionUri: vscode.Uri, readonly manifestPath: string, private readonly actions: GridPanelActions, private readonly logger: Logger, restored?: vscode.WebviewPanel) {
     this.dir = path.dirname(manifestPath);
     this.follower = new ManifestFollower(manifestPath);
-    this.panel = vscode.window.createWebviewPanel(GRID_VIEW_TYPE, `Grid: ${path.basename(this.dir)}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { ...webviewOptions(extensionUri, vscode.Uri.file(this.dir)), retainContextWhenHidden: false });
+    const options = webviewOptions(extensionUri, vscode.Uri.file(this.dir));
+    if (restored) restored.webview.options = options;
+    this.panel = restored ?? vscode.window.createWebviewPanel(GRID_VIEW_TYPE, `Grid: ${path.basename(this.dir)}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { ...options, retainContextWhenHidden: false });
     this.channel = new WebviewChannel(this.panel.webview, WebviewMessage, (m) => this.onMessage(m), logger, HostMessage);
     this.panel.webview.html = renderWebviewHtml({
       webview: this.panel.webview,
@@ -99,7 +103,7 @@ export class GridPanel implements vscode.Disposable {
     const { title, jobs } = await prepared;
     // Closed while the manifest was read: nothing to send, and no timer may outlive the panel.
     if (this.disposed) return;
-    await this.channel.postNow({ type: 'grid', title, keys: this.keys.map((k) => ({ key: k.key, fromSweep: k.fromSweep, values: k.values })), jobs });
+    await this.channel.postNow({ type: 'grid', title, manifest: this.manifestPath, keys: this.keys.map((k) => ({ key: k.key, fromSweep: k.fromSweep, values: k.values })), jobs });
     await this.checkFiles();
     if (this.disposed) return;
     this.timer ??= setInterval(() => {

@@ -31,7 +31,8 @@ export const GridJobView = z.strictObject({
 export type GridJobView = z.infer<typeof GridJobView>;
 
 export const HostMessage = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('grid'), title: z.string(), keys: z.array(GridKeyView), jobs: z.array(GridJobView) }),
+  /** `manifest`: the batch's batch.jsonl, which the page keeps in its state so a reloaded window reopens this grid. */
+  z.strictObject({ type: z.literal('grid'), title: z.string(), manifest: z.string().check(z.maxLength(4096)), keys: z.array(GridKeyView), jobs: z.array(GridJobView) }),
   /** Jobs that changed since (live while the batch runs). */
   z.strictObject({ type: z.literal('jobs'), jobs: z.array(GridJobView) }),
   z.strictObject({ type: z.literal('notice'), text: z.string() }),
@@ -50,8 +51,12 @@ export const WebviewMessage = z.discriminatedUnion('type', [
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 
-/** What the page keeps through getState/setState. */
+/**
+ * What the page keeps through getState/setState: its axes and size, and which batch it shows (what the serializer
+ * reopens after a reload; the host checks it before reading anything).
+ */
 export const GridPageState = z.looseObject({
+  manifest: z.optional(z.string().check(z.maxLength(4096))),
   x: z.optional(z.string()),
   y: z.optional(z.string()),
   z: z.optional(z.string()),

@@ -1,9 +1,11 @@
 // The batch grid (issue 31), wired: its command only. The room's host code (gridHost.ts: the panel, the manifest
 // follower, the export) is loaded by `loadGrid` on first use, the seam a lazy bundle can split at. The Batch panel's
-// Grid button runs this command with its manifest's path.
+// Grid button runs this command with its manifest's path. A grid open when the window reloads is restored by the
+// serializer (the page's state names its batch), which loads the room then.
 import * as vscode from 'vscode';
 import type { GridDeps } from './gridHost';
 import { rooms } from '../rooms/rooms';
+import { GRID_VIEW_TYPE } from './gridViewType';
 
 export const SHOW_GRID_COMMAND = 'serverlessGpu.showBatchGrid';
 
@@ -11,5 +13,8 @@ export const SHOW_GRID_COMMAND = 'serverlessGpu.showBatchGrid';
 export const loadGrid = async (): Promise<typeof import('./gridHost')> => rooms().grid;
 
 export function registerGrid(deps: GridDeps): vscode.Disposable[] {
-  return [vscode.commands.registerCommand(SHOW_GRID_COMMAND, async (manifestPath?: string) => (await loadGrid()).showGrid(deps, typeof manifestPath === 'string' ? manifestPath : undefined))];
+  return [
+    vscode.commands.registerCommand(SHOW_GRID_COMMAND, async (manifestPath?: string) => (await loadGrid()).showGrid(deps, typeof manifestPath === 'string' ? manifestPath : undefined)),
+    vscode.window.registerWebviewPanelSerializer(GRID_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state) => void (await loadGrid()).restoreGrid(deps, panel, state) }),
+  ];
 }
