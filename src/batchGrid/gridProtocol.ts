@@ -42,7 +42,21 @@ export type HostMessage = z.infer<typeof HostMessage>;
 const Axes = { x: z.string(), y: z.optional(z.string()), z: z.optional(z.string()), zValue: z.optional(z.nullable(z.string())) };
 
 export const WebviewMessage = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('ready') }),
+  /**
+   * `view`: the axes the page will show (its saved ones) and how many columns and rows fit its window, so the host
+   * sends those cells' jobs first and the rest after (a 30 x 30 grid's first screen is a few dozen of its 900).
+   */
+  z.strictObject({
+    type: z.literal('ready'),
+    view: z.optional(z.strictObject({
+      x: z.optional(z.string()),
+      y: z.optional(z.string()),
+      z: z.optional(z.string()),
+      page: z.int().check(z.gte(0)),
+      cols: z.int().check(z.gte(1), z.lte(1000)),
+      rows: z.int().check(z.gte(1), z.lte(1000)),
+    })),
+  }),
   z.strictObject({ type: z.literal('open'), index: z.int().check(z.gte(0)) }),
   z.strictObject({ type: z.literal('compare'), a: z.int().check(z.gte(0)), b: z.int().check(z.gte(0)) }),
   /** The grid drawn by the page's canvas, as PNG bytes: the host adds the tEXt chunk and writes the file. */

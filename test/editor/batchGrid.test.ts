@@ -233,15 +233,21 @@ suite('batch grid', () => {
     const t0 = Date.now();
     const panel = await showGrid(manifest);
     await waitForSelector('#cells .cell img', inWebview);
-    // From the command to the page's first drawn cells, by the clock both share (the driver's polling not counted).
-    // Not counted: the time the browser took to have the webview frame's process and service worker ready before it
-    // fetched the page (the page's navigation timing says it), which any webview pays and no extension can shorten:
-    // ~100 ms for the editor's first webview, up to ~1 s for later ones on this shared machine.
-    const perf = JSON.parse(await textContent('#perf', inWebview)) as GridPagePerf;
-    const openMs = perf.firstDrawAt - t0 - perf.frameWait;
-    console.log(`grid of 900: first cells drawn ${perf.firstDrawAt - t0} ms after the command, ${perf.frameWait} ms of it the browser starting the frame (seen by the driver after ${Date.now() - t0} ms); the page's own measure: ${JSON.stringify(perf)}`);
+    // From the command to the first cells painted, by the clock both share (the driver's polling not counted).
+    // The figure the user waits through includes the time the browser took to start the webview's frame before it
+    // fetched the page (the page's navigation timing says it): ~5 ms for the editor's first webview, a steady ~1 s
+    // for later ones in this editor (code-server), the same for any webview and outside what an extension can
+    // shorten, so the check is on the rest; both are printed, and `npm run bench -- --only grid` reports the whole.
+    const perf = await eventually(async () => {
+      const p = JSON.parse(await textContent('#perf', inWebview)) as GridPagePerf;
+      return p.firstPaintAt !== undefined ? p : undefined;
+    }, 'the first cells painted');
+    const paintMs = perf.firstPaintAt! - t0;
+    const openMs = paintMs - perf.frameWait;
+    console.log(`grid of 900: first cells painted ${paintMs} ms after the command, ${perf.frameWait} ms of it the browser starting the frame (seen by the driver after ${Date.now() - t0} ms); the page's own measure: ${JSON.stringify(perf)}`);
+    await eventually(() => panel.sent.size === 900 || undefined, 'the rest of the 900 jobs after the first screen');
     assert.equal(panel.sent.size, 900);
-    assert.ok(openMs < 1000, `opened in ${openMs} ms (besides the frame's start)`);
+    assert.ok(openMs < 1000, `painted in ${openMs} ms (besides the frame's start; ${paintMs} ms in all)`);
     const imgs = await count('img', inWebview);
     assert.ok(imgs > 0 && imgs < 150, `${imgs} img elements`);
     await click('#title', inWebview);
