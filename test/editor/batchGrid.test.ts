@@ -6,6 +6,7 @@
 // opens in under a second with fewer than 150 img elements.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { BatchSession } from '../../src/batch/batchSession';
@@ -221,6 +222,43 @@ suite('batch grid', () => {
     assert.deepEqual([await textContent('#changes tbody td.old', inWebview), await textContent('#changes tbody td.new', inWebview)], ['5', '6']);
     for (const side of ['a', 'b']) await eventually(async () => ((await property(`#out-${side} img`, 'naturalWidth', inWebview)) as number) === 64 || undefined, `image ${side} to load`);
     assert.match(await textContent('#side-a .status', inWebview), /^Completed · /);
+  });
+
+  test("a grid restored after a reload (the serializer's path) reopens the batch its state names; a state naming anything but a batch.jsonl of this workspace closes the panel", async function () {
+    this.timeout(60_000);
+    const manifest = write900Grid(2);
+    // The same batch outside the workspace, and reached through a link inside it: neither may be opened.
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'grid-outside-'));
+    fs.copyFileSync(manifest, path.join(outside, 'batch.jsonl'));
+    const link = path.join(workspaceFolder().uri.fsPath, `.grid-link-${path.basename(outside)}`);
+    fs.symlinkSync(outside, link);
+    const refused: unknown[] = [
+      undefined,
+      {},
+      { manifest: '/etc/passwd' },
+      { manifest: path.join(outside, 'batch.jsonl') },
+      { manifest: path.join(link, 'batch.jsonl') },
+      { manifest: path.relative(workspaceFolder().uri.fsPath, manifest) },
+      { manifest: path.join(path.dirname(manifest), 'job-0', 'image-0.jpg') },
+      { manifest: 42 },
+    ];
+    for (const state of refused) {
+      const panel = vscode.window.createWebviewPanel('serverlessGpu.batchGrid', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+      let closed = false;
+      panel.onDidDispose(() => (closed = true));
+      assert.equal(await rig.api.restoreGrid(panel, state), undefined, `refused: ${JSON.stringify(state)}`);
+      assert.ok(closed, `the panel of ${JSON.stringify(state)} is closed`);
+    }
+    const restored = vscode.window.createWebviewPanel('serverlessGpu.batchGrid', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+    const grid = await rig.api.restoreGrid(restored, { manifest, x: 'steps', y: 'seed', page: 0, size: 'small' });
+    assert.ok(grid, 'the batch of the workspace is reopened');
+    assert.equal(grid.panel, restored, 'in the panel VS Code restored');
+    assert.equal(grid.manifestPath, manifest);
+    await eventually(() => grid.sent.size === 4 || undefined, 'its four jobs');
+    // Its command opens the same panel again instead of a second one.
+    assert.equal(await showGrid(manifest), grid);
+    if (!driverAvailable()) return;
+    await eventually(async () => (await count('#cells .cell', inWebview)) === 4 || undefined, 'the four cells drawn');
   });
 
   test('a 900-job grid opens in under a second and keeps fewer than 150 img elements, scrolled to its end too', async function () {
