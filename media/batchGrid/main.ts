@@ -60,7 +60,7 @@ function relayout(keep = false): void {
   const zs = zValues();
   state.page = Math.min(Math.max(0, state.page), zs.length - 1);
   const z = state.z ? { key: state.z, value: zs[state.page] } : undefined;
-  layout = arrangeGrid([...jobs.values()].map((j) => ({ index: j.index, values: valuesOfJob(j) })), keys, state.x, state.y, z);
+  layout = arrangeGrid([...jobs.values()].map((j) => ({ index: j.index, values: valuesOfJob(j) })), keys, state.x, state.y || undefined, z);
   const px = cellPx();
   spacer.style.width = `${layout.xs.length * px}px`;
   spacer.style.height = `${layout.ys.length * (px + CAPTION)}px`;
@@ -266,7 +266,8 @@ window.addEventListener('message', (event: MessageEvent) => {
 
 for (const [name, select] of Object.entries(selects)) {
   select.addEventListener('change', () => {
-    const value = select.value || undefined;
+    // Y or Z set to (none) is kept as '' (a choice), not undefined (no choice yet, which takes the default again).
+    const value = name === 'x' ? select.value || undefined : select.value;
     if (name === 'size') state.size = GridPageState.shape.size.parse(select.value);
     else state = { ...state, [name]: value, ...(name === 'z' ? { page: 0 } : {}) };
     saveState();
@@ -330,7 +331,7 @@ el('exportPng').addEventListener('click', () => {
   if (!layout || !state.x) return;
   const lay = layout;
   const shown = (i: number): GridJobView => jobs.get(i)!;
-  void drawGridPng({ layout: lay, jobs: shown, px: cellPx(), x: state.x, y: state.y, rowHead: ROW_HEAD, caption: CAPTION, maxSide: MAX_PNG_SIDE }).then(
+  void drawGridPng({ layout: lay, jobs: shown, px: cellPx(), x: state.x, y: state.y || undefined, rowHead: ROW_HEAD, caption: CAPTION, maxSide: MAX_PNG_SIDE }).then(
     (png) => {
       if (typeof png === 'string') return showNotice(png);
       showNotice(undefined);
@@ -354,5 +355,5 @@ observeFrames();
 {
   const px = cellPx();
   const fit = (room: number, cell: number): number => Math.min(1000, Math.max(1, Math.ceil(room / cell) + OVERSCAN));
-  send({ type: 'ready', view: { ...(state.x ? { x: state.x } : {}), ...(state.y ? { y: state.y } : {}), ...(state.z ? { z: state.z } : {}), page: state.page, cols: fit(viewport.clientWidth || window.innerWidth, px), rows: fit(viewport.clientHeight || window.innerHeight, px + CAPTION) } });
+  send({ type: 'ready', view: { ...(state.x ? { x: state.x } : {}), ...(state.y !== undefined ? { y: state.y } : {}), ...(state.z !== undefined ? { z: state.z } : {}), page: state.page, cols: fit(viewport.clientWidth || window.innerWidth, px), rows: fit(viewport.clientHeight || window.innerHeight, px + CAPTION) } });
 }

@@ -132,7 +132,7 @@ export class GridPanel implements vscode.Disposable {
     const zKey = this.keys.find((k) => k.key === axes.z);
     const z = zKey ? { key: zKey.key, value: zKey.values[Math.min(view.page, zKey.values.length - 1)] } : undefined;
     const values = (j: GridJobView): Record<string, string | undefined> => Object.fromEntries(this.keys.map((k, i) => [k.key, j.values[i] ?? undefined]));
-    const layout = arrangeGrid(jobs.map((j) => ({ index: j.index, values: values(j) })), this.keys, axes.x, axes.y, z);
+    const layout = arrangeGrid(jobs.map((j) => ({ index: j.index, values: values(j) })), this.keys, axes.x, axes.y || undefined, z);
     const wanted = new Set(cornerJobs(layout, view.cols, view.rows));
     return [jobs.filter((j) => wanted.has(j.index)), jobs.filter((j) => !wanted.has(j.index))];
   }

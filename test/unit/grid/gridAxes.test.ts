@@ -71,6 +71,8 @@ describe('grid axes', () => {
     assert.deepEqual(chooseAxes(keys, { x: 'gone' }), { x: 'width', y: 'seed', z: 'steps' });
     assert.deepEqual(chooseAxes(keys.slice(0, 1), {}), { x: 'seed' });
     assert.deepEqual(chooseAxes([], {}), {});
+    // Y or Z chosen as none stays none.
+    assert.deepEqual(chooseAxes(keys, { x: 'seed', y: '', z: '' }), { x: 'seed', y: '', z: '' });
   });
 
   test("the first screen's jobs: the cells of the top-left corner, every job of a stacked one", () => {
