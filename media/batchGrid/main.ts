@@ -3,11 +3,11 @@
 // 30 x 30 grid scrolls as a 3 x 3 one does; images load from webview URIs of the saved files, never as bytes in a
 // message. Text from the host (values, statuses, errors) is set with textContent only. The export draws the grid in
 // a canvas and hands the PNG's bytes to the host, which adds the tEXt chunk and writes the file.
-import { arrangeGrid, shortLabel, valueLabel, type GridKey, type GridLayout, type GridValues } from '../../src/core/grid/gridAxes';
+import { arrangeGrid, chooseAxes, shortLabel, valueLabel, type GridKey, type GridLayout, type GridValues } from '../../src/core/grid/gridAxes';
 import { CELL_PX, GridPageState, HostMessage, MAX_PNG_SIDE, WebviewMessage, type GridJobView } from '../../src/batchGrid/gridProtocol';
 import { vscode } from '../../src/webview/vscodeApi';
 import { drawGridPng } from './exportCanvas';
-import { observeFrames, perf, showPerf, watchFrames } from './pagePerf';
+import { markFirstPaint, observeFrames, perf, showPerf, watchFrames } from './pagePerf';
 import { bindScrollKeys } from './scrollKeys';
 
 /** Room under each picture for its status line. */
@@ -54,12 +54,13 @@ function zValues(): (string | undefined)[] {
   return k ? k.values : [undefined];
 }
 
-function relayout(): void {
+/** `keep`: only jobs changed (the axes and size did not): the drawn cells stay, and only those that changed are drawn again. */
+function relayout(keep = false): void {
   if (!state.x) return;
   const zs = zValues();
   state.page = Math.min(Math.max(0, state.page), zs.length - 1);
   const z = state.z ? { key: state.z, value: zs[state.page] } : undefined;
-  layout = arrangeGrid([...jobs.values()].map((j) => ({ index: j.index, values: valuesOfJob(j) })), keys, state.x, state.y, z);
+  layout = arrangeGrid([...jobs.values()].map((j) => ({ index: j.index, values: valuesOfJob(j) })), keys, state.x, state.y || undefined, z);
   const px = cellPx();
   spacer.style.width = `${layout.xs.length * px}px`;
   spacer.style.height = `${layout.ys.length * (px + CAPTION)}px`;
@@ -67,8 +68,10 @@ function relayout(): void {
   el('zpager').hidden = !state.z;
   el('zvalue').textContent = state.z ? ` ${state.z} = ${shortLabel(valueLabel(zs[state.page]))} (${state.page + 1}/${zs.length}) ` : '';
   drawHeaders();
-  for (const d of drawn.values()) d.div.remove();
-  drawn = new Map();
+  if (!keep) {
+    for (const d of drawn.values()) d.div.remove();
+    drawn = new Map();
+  }
   queueDraw();
 }
 
@@ -116,6 +119,8 @@ function draw(): void {
   const x1 = Math.min(layout.xs.length - 1, Math.ceil((viewport.scrollLeft + viewport.clientWidth) / px) + OVERSCAN);
   const y0 = Math.max(0, Math.floor(viewport.scrollTop / h) - OVERSCAN);
   const y1 = Math.min(layout.ys.length - 1, Math.ceil((viewport.scrollTop + viewport.clientHeight) / h) + OVERSCAN);
+  // The cells in view load their image at once; the ring around them (the overscan) only as it comes near.
+  const inView = (xi: number, yi: number): boolean => xi * px < viewport.scrollLeft + viewport.clientWidth && (xi + 1) * px > viewport.scrollLeft && yi * h < viewport.scrollTop + viewport.clientHeight && (yi + 1) * h > viewport.scrollTop;
   const next = new Map<string, { sig: string; div: HTMLDivElement }>();
   for (let yi = y0; yi <= y1; yi++) {
     for (let xi = x0; xi <= x1; xi++) {
@@ -130,7 +135,7 @@ function draw(): void {
         drawn.delete(id);
         continue;
       }
-      const div = drawCell(id, top, indices, px);
+      const div = drawCell(id, top, indices, px, inView(xi, yi));
       div.style.transform = `translate(${xi * px}px, ${yi * h}px)`;
       if (old) old.div.replaceWith(div);
       else cellsEl.append(div);
@@ -145,11 +150,17 @@ function draw(): void {
     perf.firstDraw = Math.round(performance.now());
     // The same moment on the wall clock, which the extension host shares: a test times the whole opening with it.
     perf.firstDrawAt = Math.round(performance.timeOrigin + performance.now());
+    // The images of the first screen: those of the cells in view (not the overscan's).
+    const view = viewport.getBoundingClientRect();
+    markFirstPaint([...cellsEl.querySelectorAll('img')].filter((img) => {
+      const r = img.getBoundingClientRect();
+      return r.right > view.left && r.left < view.right && r.bottom > view.top && r.top < view.bottom;
+    }));
     showPerf();
   }
 }
 
-function drawCell(id: string, job: GridJobView, indices: number[], px: number): HTMLDivElement {
+function drawCell(id: string, job: GridJobView, indices: number[], px: number, eager: boolean): HTMLDivElement {
   const div = document.createElement('div');
   div.className = `cell${job.failed ? ' failed' : ''}${job.done ? ' done' : ''}${selected.includes(job.index) ? ' selected' : ''}`;
   div.dataset.index = String(job.index);
@@ -165,7 +176,7 @@ function drawCell(id: string, job: GridJobView, indices: number[], px: number): 
   if (job.missing) body.append(text('output file missing', 'missing'));
   else if (job.media?.kind === 'image') {
     const img = document.createElement('img');
-    img.loading = 'lazy';
+    img.loading = eager ? 'eager' : 'lazy';
     img.decoding = 'async';
     img.alt = `job ${job.index + 1}`;
     img.src = job.media.uri;
@@ -212,11 +223,11 @@ function fillSelects(): void {
   selects.x.replaceChildren(...names.map((o) => o.cloneNode(true) as HTMLOptionElement));
   selects.y.replaceChildren(option('', '(none)'), ...names.map((o) => o.cloneNode(true) as HTMLOptionElement));
   selects.z.replaceChildren(option('', '(none)'), ...names.map((o) => o.cloneNode(true) as HTMLOptionElement));
-  const known = (k: string | undefined): string | undefined => (k && keys.some((g) => g.key === k) ? k : undefined);
   // By default the first key varies slowest (rows) and the second across (columns): the grid reads like the file.
-  state.x = known(state.x) ?? (keys.length > 1 ? keys[1]!.key : keys[0]?.key);
-  state.y = known(state.y) ?? (keys.length > 1 ? keys[0]!.key : undefined);
-  state.z = known(state.z) ?? (keys.length > 2 ? keys[2]!.key : undefined);
+  const axes = chooseAxes(keys, state);
+  state.x = axes.x;
+  state.y = axes.y;
+  state.z = axes.z;
   selects.x.value = state.x ?? '';
   selects.y.value = state.y ?? '';
   selects.z.value = state.z ?? '';
@@ -236,6 +247,7 @@ window.addEventListener('message', (event: MessageEvent) => {
   if (m.type === 'grid') {
     perf.message ??= Math.round(performance.now());
     el('title').textContent = m.title;
+    state.manifest = m.manifest;
     keys = m.keys;
     jobs.clear();
     for (const j of m.jobs) jobs.set(j.index, j);
@@ -243,16 +255,19 @@ window.addEventListener('message', (event: MessageEvent) => {
     showNotice(keys.length === 0 ? `No key varies across this batch's ${jobs.size} inputs: there is nothing to lay out as a grid (the Batch panel lists them).` : undefined);
     fillSelects();
     relayout();
+    // Kept at once (not only when the user changes an axis): a reloaded window reopens this batch with these axes.
+    saveState();
     return;
   }
   for (const j of m.jobs) jobs.set(j.index, j);
   // A job whose values changed moves to another cell; otherwise only the drawn cells' content changes.
-  relayout();
+  relayout(true);
 });
 
 for (const [name, select] of Object.entries(selects)) {
   select.addEventListener('change', () => {
-    const value = select.value || undefined;
+    // Y or Z set to (none) is kept as '' (a choice), not undefined (no choice yet, which takes the default again).
+    const value = name === 'x' ? select.value || undefined : select.value;
     if (name === 'size') state.size = GridPageState.shape.size.parse(select.value);
     else state = { ...state, [name]: value, ...(name === 'z' ? { page: 0 } : {}) };
     saveState();
@@ -316,7 +331,7 @@ el('exportPng').addEventListener('click', () => {
   if (!layout || !state.x) return;
   const lay = layout;
   const shown = (i: number): GridJobView => jobs.get(i)!;
-  void drawGridPng({ layout: lay, jobs: shown, px: cellPx(), x: state.x, y: state.y, rowHead: ROW_HEAD, caption: CAPTION, maxSide: MAX_PNG_SIDE }).then(
+  void drawGridPng({ layout: lay, jobs: shown, px: cellPx(), x: state.x, y: state.y || undefined, rowHead: ROW_HEAD, caption: CAPTION, maxSide: MAX_PNG_SIDE }).then(
     (png) => {
       if (typeof png === 'string') return showNotice(png);
       showNotice(undefined);
@@ -336,4 +351,9 @@ window.addEventListener('resize', () => queueDraw());
 
 observeFrames();
 
-send({ type: 'ready' });
+// The page's saved axes and how many cells fit its window: the host sends those cells' jobs first.
+{
+  const px = cellPx();
+  const fit = (room: number, cell: number): number => Math.min(1000, Math.max(1, Math.ceil(room / cell) + OVERSCAN));
+  send({ type: 'ready', view: { ...(state.x ? { x: state.x } : {}), ...(state.y !== undefined ? { y: state.y } : {}), ...(state.z !== undefined ? { z: state.z } : {}), page: state.page, cols: fit(viewport.clientWidth || window.innerWidth, px), rows: fit(viewport.clientHeight || window.innerHeight, px + CAPTION) } });
+}

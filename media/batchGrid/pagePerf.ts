@@ -7,7 +7,24 @@
  * longest frame its PerformanceObserver reported (the browser reports only frames over 50 ms: 0 means none was);
  * the longest gap between two animation frames while scrolling.
  */
-export const perf: { frameWait: number; script: number; message?: number; firstDraw?: number; firstDrawAt?: number; longestFrame: number; observed: string; scrollGapMax: number } = {
+export const perf: {
+  origin: number;
+  frameWait: number;
+  script: number;
+  message?: number;
+  firstDraw?: number;
+  firstDrawAt?: number;
+  /** The first cells painted (epoch ms): the first animation frame after the one that drew them. */
+  firstPaintAt?: number;
+  /** Every image of the first screen loaded and decoded (epoch ms), and how many there were. */
+  imagesAt?: number;
+  images?: number;
+  longestFrame: number;
+  observed: string;
+  scrollGapMax: number;
+} = {
+  // When the page's document began (epoch ms): what came before it is the editor making the webview's frame.
+  origin: Math.round(performance.timeOrigin),
   // How long the browser took to have the frame's process and service worker ready before fetching the page (up to
   // ~1 s on a loaded machine once the editor's spare renderer is used up): the editor's cost for any webview.
   frameWait: Math.round((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.fetchStart ?? 0),
@@ -16,6 +33,24 @@ export const perf: { frameWait: number; script: number; message?: number; firstD
   observed: 'none',
   scrollGapMax: 0,
 };
+/**
+ * The first cells were put in the DOM in this animation frame: the frame is painted after its callbacks, so the
+ * next frame's callback marks the paint (late by at most one frame, never early); then the images they show.
+ */
+export function markFirstPaint(images: readonly HTMLImageElement[]): void {
+  requestAnimationFrame(() => {
+    perf.firstPaintAt = Math.round(performance.timeOrigin + performance.now());
+    showPerf();
+  });
+  perf.images = images.length;
+  void Promise.all(images.map((img) => img.decode().catch(() => undefined))).then(() => {
+    requestAnimationFrame(() => {
+      perf.imagesAt = Math.round(performance.timeOrigin + performance.now());
+      showPerf();
+    });
+  });
+}
+
 export const showPerf = (): void => void (document.getElementById('perf')!.textContent = JSON.stringify(perf));
 
 /**

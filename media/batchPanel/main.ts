@@ -2,7 +2,8 @@
 // scroll as 30 do), sorted and filtered here, with the batch's buttons. Rows arrive from the host as they change
 // (batchProtocol.ts); text from the host is set with textContent only. Sort and filter survive a hidden panel
 // through getState/setState. A drawn row whose view did not change keeps its element (its thumbnail is not loaded
-// again on a scroll or a tick); the "so far" of moving jobs ticks here, for the drawn rows only.
+// again on a scroll or a tick); the "so far" of moving jobs ticks here, for the drawn rows only. Ctrl/Cmd-click
+// selects two rows for Compare (the compare panel, as for two cells of the grid).
 import { BatchPanelState, HostMessage, WebviewMessage, type BatchRowView, type BatchSummary } from '../../src/batch/batchProtocol';
 import { msToNextTick } from '../../src/core/jobs/jobLife';
 import { soFarText } from '../../src/core/jobs/durationText';
@@ -24,6 +25,8 @@ let drawn = new Map<number, { view: BatchRowView; div: HTMLDivElement }>();
 let ticker: ReturnType<typeof setTimeout> | undefined;
 let order: number[] = [];
 let orderStale = true;
+/** The rows Ctrl/Cmd-clicked for Compare, oldest first (two at most). */
+const selected: number[] = [];
 let drawQueued = false;
 let state: BatchPanelState = (() => {
   const parsed = BatchPanelState.safeParse(vscode.getState() ?? {});
@@ -124,6 +127,8 @@ function draw(): void {
     if (!r) continue;
     const old = drawn.get(r.index);
     const div = old?.view === r ? old.div : rowElement(r);
+    div.classList.toggle('selected', selected.includes(r.index));
+    div.setAttribute('aria-selected', String(selected.includes(r.index)));
     div.style.top = `${i * ROW_HEIGHT}px`;
     next.set(r.index, { view: r, div });
     fragment.append(div);
@@ -211,8 +216,24 @@ window.addEventListener('message', (event: MessageEvent) => {
   queueDraw(true);
 });
 
+/** Ctrl/Cmd-click: a row in or out of the two to compare (a third pushes the oldest out). */
+function toggleSelected(index: number): void {
+  const at = selected.indexOf(index);
+  if (at >= 0) selected.splice(at, 1);
+  else selected.push(index);
+  while (selected.length > 2) selected.shift();
+  const compare = el<HTMLButtonElement>('compare');
+  compare.disabled = selected.length !== 2;
+  compare.title = selected.length === 2 ? `Compare job ${selected[0]! + 1} with job ${selected[1]! + 1}` : 'Ctrl/Cmd-click two rows to compare their jobs';
+  queueDraw();
+}
+
 document.addEventListener('click', (event) => {
   const target = event.target as HTMLElement;
+  if (target.closest('#compare')) {
+    if (selected.length === 2) send({ type: 'compareRows', a: selected[0]!, b: selected[1]! });
+    return;
+  }
   const action = target.closest<HTMLElement>('[data-action]')?.dataset.action;
   if (action) {
     send(WebviewMessage.parse({ type: action }));
@@ -224,7 +245,9 @@ document.addEventListener('click', (event) => {
     return;
   }
   const row = target.closest<HTMLElement>('#rows .row');
-  if (row?.dataset.index) send({ type: 'openRow', index: Number(row.dataset.index) });
+  if (!row?.dataset.index) return;
+  if (event.ctrlKey || event.metaKey) toggleSelected(Number(row.dataset.index));
+  else send({ type: 'openRow', index: Number(row.dataset.index) });
 });
 
 filterEl.value = state.filter;

@@ -26,6 +26,8 @@ export interface BatchPanelActions {
   /** Writes the pool price the bill implies to the user's settings (their choice: the panel's button). */
   setPriceFromBill(session: BatchSession): void;
   resume(session: BatchSession): void;
+  /** Two of its jobs side by side (the compare room). */
+  compareRows(session: BatchSession, a: number, b: number): void;
 }
 
 export class BatchPanel implements vscode.Disposable {
@@ -103,6 +105,9 @@ export class BatchPanel implements vscode.Disposable {
         return;
       case 'setPriceFromBill':
         actions.setPriceFromBill(this.session);
+        return;
+      case 'compareRows':
+        actions.compareRows(this.session, m.a, m.b);
         return;
       case 'showGrid':
         void vscode.commands.executeCommand('serverlessGpu.showBatchGrid', this.session.manifestPath);
@@ -187,6 +192,7 @@ const PAGE = `<header>
     <button id="cancel" data-action="cancelBatch">Cancel Batch</button>
     <button id="export" data-action="exportCsv">Export CSV</button>
     <button id="grid" data-action="showGrid" title="The jobs as an X/Y grid by the keys that vary">Grid</button>
+    <button id="compare" disabled title="Ctrl/Cmd-click two rows to compare their jobs">Compare</button>
     <label>Show <select id="filter">
       <option value="all">all</option><option value="waiting">not sent</option><option value="running">running</option>
       <option value="completed">completed</option><option value="failed">failed</option><option value="stopped">cancelled</option>

@@ -87,6 +87,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('setPriceFromBill') }),
   /** The batch as a grid (issue 31): its own panel, src/batchGrid/. */
   z.strictObject({ type: z.literal('showGrid') }),
+  /** Two rows selected (Ctrl/Cmd-click), compared side by side (issue 31: src/compare/). */
+  z.strictObject({ type: z.literal('compareRows'), a: z.int().check(z.gte(0)), b: z.int().check(z.gte(0)) }).check(z.refine((m) => m.a !== m.b, 'two different rows')),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/log';
 import type { HistoryStore } from '../history/historyStore';
+import { loadCompare } from '../compare/registerCompare';
 import { BatchPanel, type BatchPanelActions } from './batchPanel';
 import { recordOfRow } from './batchJobRecord';
 import type { BatchSession } from './batchSession';
@@ -120,6 +121,18 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
     this.opened.get(session)?.add(index);
     const record = recordOfRow(session, row);
     void this.d.history.upsert(record).then(() => this.d.panels.open(record.key));
+  }
+
+  /** Two rows selected in the panel, side by side: the inputs they ran (this window read them), outputs, costs. */
+  compareRows(session: BatchSession, a: number, b: number): void {
+    const rows = session.rows();
+    const ra = rows.find((r) => r.index === a);
+    const rb = rows.find((r) => r.index === b);
+    if (!ra || !rb) return;
+    const inputOf = (index: number): Record<string, unknown> | undefined => session.o.items.find((i) => i.index === index)?.input;
+    void loadCompare()
+      .then((room) => room.compareRows(this.d, session.manifestPath, [ra, rb], inputOf, (row) => this.openRow(session, row.index)))
+      .catch((e: unknown) => void vscode.window.showErrorMessage(`The two jobs could not be compared: ${e instanceof Error ? e.message : String(e)}`));
   }
 
   /** The panel's Cancel Batch: asks first (it stops every job left). */

@@ -8,17 +8,22 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { JobRow } from '../core/batch';
 import { ManifestFollower } from '../core/grid/manifestFollower';
-import { valuesOf, type GridKey } from '../core/grid/gridAxes';
+import { arrangeGrid, chooseAxes, cornerJobs, valuesOf, type GridKey } from '../core/grid/gridAxes';
 import type { Logger } from '../core/log';
 import { renderWebviewHtml, webviewOptions } from '../webview/html';
 import { WebviewChannel } from '../webview/messages';
 import { exportName, gridHtml, writeGridPng } from './gridExport';
 import { gridRecipe, inputsOf, jobView, keysOf } from './gridJobs';
 import { HostMessage, WebviewMessage, type GridJobView } from './gridProtocol';
+import { GRID_VIEW_TYPE } from './gridViewType';
 
-export const GRID_VIEW_TYPE = 'serverlessGpu.batchGrid';
+export { GRID_VIEW_TYPE } from './gridViewType';
 /** How often the manifest is looked at while the panel is open (a stat; a read only when it grew). */
 const POLL_MS = 300;
+/** A grid of more jobs than this sends the first screen's jobs first, then the rest. */
+const FIRST_SCREEN_MIN = 200;
+
+type PageView = NonNullable<Extract<WebviewMessage, { type: 'ready' }>['view']>;
 
 export interface GridPanelActions {
   /** Opens the job's panel (the batch's own way when it runs in this window). */
@@ -44,11 +49,16 @@ export class GridPanel implements vscode.Disposable {
   readonly onDidClose = this.closed.event;
   readonly dir: string;
   private disposed = false;
+  /** When the panel was made, its page said ready and the grid was posted (epoch ms; the bench reads them). */
+  readonly timings: { created: number; ready?: number; prepared?: number; posted?: number } = { created: Date.now() };
 
-  constructor(extensionUri: vscode.Uri, readonly manifestPath: string, private readonly actions: GridPanelActions, private readonly logger: Logger) {
+  /** `restored`: the panel VS Code brought back after a reload (its page keeps its axes through getState). */
+  constructor(extensionUri: vscode.Uri, readonly manifestPath: string, private readonly actions: GridPanelActions, private readonly logger: Logger, restored?: vscode.WebviewPanel) {
     this.dir = path.dirname(manifestPath);
     this.follower = new ManifestFollower(manifestPath);
-    this.panel = vscode.window.createWebviewPanel(GRID_VIEW_TYPE, `Grid: ${path.basename(this.dir)}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { ...webviewOptions(extensionUri, vscode.Uri.file(this.dir)), retainContextWhenHidden: false });
+    const options = webviewOptions(extensionUri, vscode.Uri.file(this.dir));
+    if (restored) restored.webview.options = options;
+    this.panel = restored ?? vscode.window.createWebviewPanel(GRID_VIEW_TYPE, `Grid: ${path.basename(this.dir)}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { ...options, retainContextWhenHidden: false });
     this.channel = new WebviewChannel(this.panel.webview, WebviewMessage, (m) => this.onMessage(m), logger, HostMessage);
     this.panel.webview.html = renderWebviewHtml({
       webview: this.panel.webview,
@@ -94,17 +104,37 @@ export class GridPanel implements vscode.Disposable {
     return { title, jobs };
   }
 
-  /** Sends the whole grid (the page is ready), then follows the file. */
-  private async start(prepared = this.prepare()): Promise<void> {
+  /**
+   * Sends the whole grid (the page is ready), then follows the file. A big grid goes in two messages: the jobs of
+   * the cells the page shows first (`view`: its axes and how many cells fit), so it draws them at once, then the rest.
+   */
+  private async start(prepared = this.prepare(), view?: PageView): Promise<void> {
     const { title, jobs } = await prepared;
     // Closed while the manifest was read: nothing to send, and no timer may outlive the panel.
     if (this.disposed) return;
-    await this.channel.postNow({ type: 'grid', title, keys: this.keys.map((k) => ({ key: k.key, fromSweep: k.fromSweep, values: k.values })), jobs });
+    this.timings.prepared ??= Date.now();
+    const [first, rest] = this.firstScreen(jobs, view);
+    await this.channel.postNow({ type: 'grid', title, manifest: this.manifestPath, keys: this.keys.map((k) => ({ key: k.key, fromSweep: k.fromSweep, values: k.values })), jobs: first });
+    this.timings.posted ??= Date.now();
+    if (rest.length && !this.disposed) await this.channel.postNow({ type: 'jobs', jobs: rest });
     await this.checkFiles();
     if (this.disposed) return;
     this.timer ??= setInterval(() => {
       this.reading = this.reading.then(() => this.update()).catch((e: unknown) => this.logger.warn(`grid: reading ${this.manifestPath} failed: ${String(e)}`));
     }, POLL_MS);
+  }
+
+  /** The jobs of the page's first screen, and the others (all first when the grid is small or the page said nothing). */
+  private firstScreen(jobs: GridJobView[], view: PageView | undefined): [GridJobView[], GridJobView[]] {
+    if (!view || jobs.length <= FIRST_SCREEN_MIN) return [jobs, []];
+    const axes = chooseAxes(this.keys, view);
+    if (!axes.x) return [jobs, []];
+    const zKey = this.keys.find((k) => k.key === axes.z);
+    const z = zKey ? { key: zKey.key, value: zKey.values[Math.min(view.page, zKey.values.length - 1)] } : undefined;
+    const values = (j: GridJobView): Record<string, string | undefined> => Object.fromEntries(this.keys.map((k, i) => [k.key, j.values[i] ?? undefined]));
+    const layout = arrangeGrid(jobs.map((j) => ({ index: j.index, values: values(j) })), this.keys, axes.x, axes.y || undefined, z);
+    const wanted = new Set(cornerJobs(layout, view.cols, view.rows));
+    return [jobs.filter((j) => wanted.has(j.index)), jobs.filter((j) => !wanted.has(j.index))];
   }
 
   private async update(): Promise<void> {
@@ -138,10 +168,11 @@ export class GridPanel implements vscode.Disposable {
   private async onMessage(m: WebviewMessage): Promise<void> {
     switch (m.type) {
       case 'ready': {
+        this.timings.ready ??= Date.now();
         // The first ready uses the reading begun with the panel; a reloaded page reads again.
         const first = this.first;
         this.first = undefined;
-        this.reading = this.reading.then(() => this.start(first));
+        this.reading = this.reading.then(() => this.start(first, m.view));
         return this.reading;
       }
       case 'open': {

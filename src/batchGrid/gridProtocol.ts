@@ -31,7 +31,8 @@ export const GridJobView = z.strictObject({
 export type GridJobView = z.infer<typeof GridJobView>;
 
 export const HostMessage = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('grid'), title: z.string(), keys: z.array(GridKeyView), jobs: z.array(GridJobView) }),
+  /** `manifest`: the batch's batch.jsonl, which the page keeps in its state so a reloaded window reopens this grid. */
+  z.strictObject({ type: z.literal('grid'), title: z.string(), manifest: z.string().check(z.maxLength(4096)), keys: z.array(GridKeyView), jobs: z.array(GridJobView) }),
   /** Jobs that changed since (live while the batch runs). */
   z.strictObject({ type: z.literal('jobs'), jobs: z.array(GridJobView) }),
   z.strictObject({ type: z.literal('notice'), text: z.string() }),
@@ -41,7 +42,21 @@ export type HostMessage = z.infer<typeof HostMessage>;
 const Axes = { x: z.string(), y: z.optional(z.string()), z: z.optional(z.string()), zValue: z.optional(z.nullable(z.string())) };
 
 export const WebviewMessage = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('ready') }),
+  /**
+   * `view`: the axes the page will show (its saved ones) and how many columns and rows fit its window, so the host
+   * sends those cells' jobs first and the rest after (a 30 x 30 grid's first screen is a few dozen of its 900).
+   */
+  z.strictObject({
+    type: z.literal('ready'),
+    view: z.optional(z.strictObject({
+      x: z.optional(z.string()),
+      y: z.optional(z.string()),
+      z: z.optional(z.string()),
+      page: z.int().check(z.gte(0)),
+      cols: z.int().check(z.gte(1), z.lte(1000)),
+      rows: z.int().check(z.gte(1), z.lte(1000)),
+    })),
+  }),
   z.strictObject({ type: z.literal('open'), index: z.int().check(z.gte(0)) }),
   z.strictObject({ type: z.literal('compare'), a: z.int().check(z.gte(0)), b: z.int().check(z.gte(0)) }),
   /** The grid drawn by the page's canvas, as PNG bytes: the host adds the tEXt chunk and writes the file. */
@@ -50,8 +65,12 @@ export const WebviewMessage = z.discriminatedUnion('type', [
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 
-/** What the page keeps through getState/setState. */
+/**
+ * What the page keeps through getState/setState: its axes and size, and which batch it shows (what the serializer
+ * reopens after a reload; the host checks it before reading anything).
+ */
 export const GridPageState = z.looseObject({
+  manifest: z.optional(z.string().check(z.maxLength(4096))),
   x: z.optional(z.string()),
   y: z.optional(z.string()),
   z: z.optional(z.string()),

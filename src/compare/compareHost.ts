@@ -1,12 +1,14 @@
 // The compare room's host code, loaded on first use (registerCompare.ts imports it dynamically): picks the jobs,
 // builds each side and opens the panel.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { JobRow } from '../core/batch';
 import { lifeLine } from '../core/jobs/jobLife';
 import type { Logger } from '../core/log';
 import type { HistoryStore } from '../history/historyStore';
 import type { JobRecord } from '../jobs/jobRecord';
 import { ComparePanel } from './comparePanel';
-import { sideOfRecord, type CompareSide } from './compareSides';
+import { sideOfRecord, sideOfRow, type CompareSide } from './compareSides';
 
 export interface CompareDeps {
   extensionUri: vscode.Uri;
@@ -17,6 +19,22 @@ export interface CompareDeps {
 
 export function openCompare(d: Pick<CompareDeps, 'extensionUri' | 'logger'>, a: CompareSide, b: CompareSide): ComparePanel {
   return new ComparePanel(d.extensionUri, a, b, d.logger);
+}
+
+/**
+ * Two jobs of one batch (two cells of the grid, two rows of the Batch panel): each side from its manifest row and
+ * the input it ran (`inputOf`, undefined when the source is gone: its sweep values then stand for it).
+ */
+export async function compareRows(
+  d: Pick<CompareDeps, 'extensionUri' | 'logger'>,
+  manifestPath: string,
+  rows: readonly [JobRow, JobRow],
+  inputOf: (index: number) => Record<string, unknown> | undefined,
+  open: (row: JobRow) => void,
+): Promise<ComparePanel> {
+  const dir = path.dirname(manifestPath);
+  const [a, b] = await Promise.all(rows.map((r) => sideOfRow(r, inputOf(r.index), dir, () => open(r))));
+  return openCompare(d, a!, b!);
 }
 
 /** A job of the history, picked by the user (none other than `except`). */

@@ -29,7 +29,8 @@ import type { ClientSource, JobPriceSource } from './runnerTypes';
 import { sharedEndpointPrices } from '../core/cost';
 import { createRunningJobsStatusBar } from './runningJobsStatusBar';
 import { registerBatches, type BatchApi } from '../batch/registerBatch';
-import { registerGrid } from '../batchGrid/registerGrid';
+import { registerGrid, restoreGridPanel } from '../batchGrid/registerGrid';
+import type { GridPanel } from '../batchGrid/gridPanel';
 import { registerCompare } from '../compare/registerCompare';
 
 /** What the real-editor tests reach through the extension's exports (ExtensionMode.Test only). */
@@ -66,6 +67,8 @@ export interface JobRunnerApi {
   createClient(settings: ConnectionSettings): ServiceClient;
   /** dist/rooms.js (src/rooms): whether it is loaded, what its modules see of the shared state, and this bundle's. */
   rooms: { loaded(): boolean; probe(): Rooms['probe']; host: { sharedEndpointPrices: typeof sharedEndpointPrices } };
+  /** The grid's serializer, for a panel and a state of the test's own (issue 31). */
+  restoreGrid(panel: vscode.WebviewPanel, state: unknown): Promise<GridPanel | undefined>;
 }
 
 export interface JobRunnerDeps {
@@ -189,10 +192,11 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
       void context.globalState.update(DURATIONS_KEY, durations.toJSON());
     }, DURATIONS_SAVE_MS);
   };
+  const gridDeps = { extensionUri: context.extensionUri, logger, manager: () => batches.api.manager, outputRoots: () => outputs.roots() };
   disposables.push(
     new vscode.Disposable(() => saveSoon && clearTimeout(saveSoon)),
     // The grid of a batch and Compare with… (issue 31): commands only; their rooms load on first use.
-    ...registerGrid({ extensionUri: context.extensionUri, logger, manager: () => batches.api.manager, outputRoots: () => outputs.roots() }),
+    ...registerGrid(gridDeps),
     ...registerCompare({ extensionUri: context.extensionUri, logger, history, panels }),
   );
 
@@ -225,6 +229,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     // parser: extension.js carries no billing parser at all (issue 11).
     createClient: (settings) => createServiceClient(settings, { serverlessWrites: serverlessWritesOfRooms, ...(deps.billingReader ? { billingReader: deps.billingReader } : {}) }),
     rooms: { loaded: roomsLoaded, probe: () => rooms().probe, host: { sharedEndpointPrices } },
+    restoreGrid: (panel, state) => restoreGridPanel(gridDeps, panel, state),
   };
   return { disposables, api };
 }

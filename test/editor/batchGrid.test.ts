@@ -6,6 +6,7 @@
 // opens in under a second with fewer than 150 img elements.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { BatchSession } from '../../src/batch/batchSession';
@@ -202,6 +203,64 @@ suite('batch grid', () => {
     await screenshot('compare', { docs: true });
   });
 
+  test('two rows selected in the Batch panel compared: the diff names the changed key, both images are shown', async function () {
+    this.timeout(120_000);
+    for (const seed of [5, 6]) write(`grid-rows/boat-${seed}.input.json`, { input: { prompt: 'a red boat', width: 64, height: 64, seed } });
+    // Starting a batch opens its panel.
+    const session = await rig.start({ kind: 'folder', path: path.join(workspaceFolder().uri.fsPath, 'grid-rows') }, 'gone');
+    await rig.toEnd(session);
+    if (!driverAvailable()) this.skip();
+    const row = (i: number): string => `#rows .row[data-index="${i}"]`;
+    await eventually(async () => (await count(`${row(1)}.completed`, inWebview)) === 1 || undefined, 'both rows completed on the page');
+    assert.equal(await property('#compare', 'disabled', inWebview), true, 'Compare waits for two rows');
+    await click(row(0), { ...inWebview, modifiers: ['Control'] });
+    await click(row(1), { ...inWebview, modifiers: ['Control'] });
+    await eventually(async () => (await count('#rows .row.selected', inWebview)) === 2 || undefined, 'two rows selected');
+    await click('#compare', inWebview);
+    await eventually(async () => (await textContent('#changes tbody td.key', inWebview).catch(() => '')) === 'seed' || undefined, 'the compare panel of the two rows');
+    assert.equal(await count('#changes tbody tr', inWebview), 1, 'only seed differs');
+    assert.deepEqual([await textContent('#changes tbody td.old', inWebview), await textContent('#changes tbody td.new', inWebview)], ['5', '6']);
+    for (const side of ['a', 'b']) await eventually(async () => ((await property(`#out-${side} img`, 'naturalWidth', inWebview)) as number) === 64 || undefined, `image ${side} to load`);
+    assert.match(await textContent('#side-a .status', inWebview), /^Completed · /);
+  });
+
+  test("a grid restored after a reload (the serializer's path) reopens the batch its state names; a state naming anything but a batch.jsonl of this workspace closes the panel", async function () {
+    this.timeout(60_000);
+    const manifest = write900Grid(2);
+    // The same batch outside the workspace, and reached through a link inside it: neither may be opened.
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'grid-outside-'));
+    fs.copyFileSync(manifest, path.join(outside, 'batch.jsonl'));
+    const link = path.join(workspaceFolder().uri.fsPath, `.grid-link-${path.basename(outside)}`);
+    fs.symlinkSync(outside, link);
+    const refused: unknown[] = [
+      undefined,
+      {},
+      { manifest: '/etc/passwd' },
+      { manifest: path.join(outside, 'batch.jsonl') },
+      { manifest: path.join(link, 'batch.jsonl') },
+      { manifest: path.relative(workspaceFolder().uri.fsPath, manifest) },
+      { manifest: path.join(path.dirname(manifest), 'job-0', 'image-0.jpg') },
+      { manifest: 42 },
+    ];
+    for (const state of refused) {
+      const panel = vscode.window.createWebviewPanel('serverlessGpu.batchGrid', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+      let closed = false;
+      panel.onDidDispose(() => (closed = true));
+      assert.equal(await rig.api.restoreGrid(panel, state), undefined, `refused: ${JSON.stringify(state)}`);
+      assert.ok(closed, `the panel of ${JSON.stringify(state)} is closed`);
+    }
+    const restored = vscode.window.createWebviewPanel('serverlessGpu.batchGrid', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+    const grid = await rig.api.restoreGrid(restored, { manifest, x: 'steps', y: 'seed', page: 0, size: 'small' });
+    assert.ok(grid, 'the batch of the workspace is reopened');
+    assert.equal(grid.panel, restored, 'in the panel VS Code restored');
+    assert.equal(grid.manifestPath, manifest);
+    await eventually(() => grid.sent.size === 4 || undefined, 'its four jobs');
+    // Its command opens the same panel again instead of a second one.
+    assert.equal(await showGrid(manifest), grid);
+    if (!driverAvailable()) return;
+    await eventually(async () => (await count('#cells .cell', inWebview)) === 4 || undefined, 'the four cells drawn');
+  });
+
   test('a 900-job grid opens in under a second and keeps fewer than 150 img elements, scrolled to its end too', async function () {
     this.timeout(180_000);
     // A timing on a machine shared with other runs: one slow opening is tried again, twice at most.
@@ -212,15 +271,21 @@ suite('batch grid', () => {
     const t0 = Date.now();
     const panel = await showGrid(manifest);
     await waitForSelector('#cells .cell img', inWebview);
-    // From the command to the page's first drawn cells, by the clock both share (the driver's polling not counted).
-    // Not counted: the time the browser took to have the webview frame's process and service worker ready before it
-    // fetched the page (the page's navigation timing says it), which any webview pays and no extension can shorten:
-    // ~100 ms for the editor's first webview, up to ~1 s for later ones on this shared machine.
-    const perf = JSON.parse(await textContent('#perf', inWebview)) as GridPagePerf;
-    const openMs = perf.firstDrawAt - t0 - perf.frameWait;
-    console.log(`grid of 900: first cells drawn ${perf.firstDrawAt - t0} ms after the command, ${perf.frameWait} ms of it the browser starting the frame (seen by the driver after ${Date.now() - t0} ms); the page's own measure: ${JSON.stringify(perf)}`);
+    // From the command to the first cells painted, by the clock both share (the driver's polling not counted).
+    // The figure the user waits through includes the time the browser took to start the webview's frame before it
+    // fetched the page (the page's navigation timing says it): ~5 ms for the editor's first webview, a steady ~1 s
+    // for later ones in this editor (code-server), the same for any webview and outside what an extension can
+    // shorten, so the check is on the rest; both are printed, and `npm run bench -- --only grid` reports the whole.
+    const perf = await eventually(async () => {
+      const p = JSON.parse(await textContent('#perf', inWebview)) as GridPagePerf;
+      return p.firstPaintAt !== undefined ? p : undefined;
+    }, 'the first cells painted');
+    const paintMs = perf.firstPaintAt! - t0;
+    const openMs = paintMs - perf.frameWait;
+    console.log(`grid of 900: first cells painted ${paintMs} ms after the command, ${perf.frameWait} ms of it the browser starting the frame (seen by the driver after ${Date.now() - t0} ms); the page's own measure: ${JSON.stringify(perf)}`);
+    await eventually(() => panel.sent.size === 900 || undefined, 'the rest of the 900 jobs after the first screen');
     assert.equal(panel.sent.size, 900);
-    assert.ok(openMs < 1000, `opened in ${openMs} ms (besides the frame's start)`);
+    assert.ok(openMs < 1000, `painted in ${openMs} ms (besides the frame's start; ${paintMs} ms in all)`);
     const imgs = await count('img', inWebview);
     assert.ok(imgs > 0 && imgs < 150, `${imgs} img elements`);
     await click('#title', inWebview);

@@ -122,3 +122,27 @@ export function arrangeGrid(jobs: readonly { index: number; values: GridValues }
   }
   return { xs, ys, cells };
 }
+
+/**
+ * The axes a grid shows: those chosen (kept while the batch still varies in them), else by default the first key
+ * down (it varies slowest: the grid reads like the file), the second across, a third paging. A Y or Z chosen as
+ * none is `''` and stays none (undefined is no choice yet). The page and the host (which sends the first screen's
+ * jobs first) both ask this.
+ */
+export function chooseAxes(keys: readonly GridKey[], chosen: { x?: string | undefined; y?: string | undefined; z?: string | undefined }): { x?: string; y?: string; z?: string } {
+  const known = (k: string | undefined): string | undefined => (k && keys.some((g) => g.key === k) ? k : undefined);
+  const x = known(chosen.x) ?? (keys.length > 1 ? keys[1]!.key : keys[0]?.key);
+  const y = chosen.y === '' ? '' : (known(chosen.y) ?? (keys.length > 1 ? keys[0]!.key : undefined));
+  const z = chosen.z === '' ? '' : (known(chosen.z) ?? (keys.length > 2 ? keys[2]!.key : undefined));
+  return { ...(x ? { x } : {}), ...(y !== undefined ? { y } : {}), ...(z !== undefined ? { z } : {}) };
+}
+
+/** The jobs of the cells in the grid's top-left `cols` x `rows` (all of a stacked cell's): what a page shows first. */
+export function cornerJobs(layout: GridLayout, cols: number, rows: number): number[] {
+  const out: number[] = [];
+  for (const [id, indices] of layout.cells) {
+    const [xi, yi] = id.split(',').map(Number) as [number, number];
+    if (xi < cols && yi < rows) out.push(...indices);
+  }
+  return out;
+}

@@ -2,7 +2,7 @@
 // order, then any input field whose value differs; cells by (X, Y), two jobs of one cell kept together.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { arrangeGrid, flattenInput, shortLabel, valueLabel, valuesOf, varyingKeys } from '../../../src/core/grid/gridAxes';
+import { arrangeGrid, chooseAxes, cornerJobs, flattenInput, shortLabel, valueLabel, valuesOf, varyingKeys } from '../../../src/core/grid/gridAxes';
 
 describe('grid axes', () => {
   test("a sweep's keys come first, in the block's order, with the values as its lists gave them", () => {
@@ -62,5 +62,25 @@ describe('grid axes', () => {
     assert.equal(valueLabel(undefined), '(none)');
     assert.equal(shortLabel('x'.repeat(100), 10), `${'x'.repeat(9)}…`);
     assert.deepEqual(flattenInput({ a: { b: { c: 1 } }, l: [1, 2] }), { 'a.b.c': 1, l: [1, 2] });
+  });
+
+  test('default axes: the first key down, the second across, a third pages; a chosen key kept only while it varies', () => {
+    const keys = ['seed', 'width', 'steps'].map((key) => ({ key, fromSweep: true, values: ['1', '2'] }));
+    assert.deepEqual(chooseAxes(keys, {}), { x: 'width', y: 'seed', z: 'steps' });
+    assert.deepEqual(chooseAxes(keys, { x: 'seed', y: 'width' }), { x: 'seed', y: 'width', z: 'steps' });
+    assert.deepEqual(chooseAxes(keys, { x: 'gone' }), { x: 'width', y: 'seed', z: 'steps' });
+    assert.deepEqual(chooseAxes(keys.slice(0, 1), {}), { x: 'seed' });
+    assert.deepEqual(chooseAxes([], {}), {});
+    // Y or Z chosen as none stays none.
+    assert.deepEqual(chooseAxes(keys, { x: 'seed', y: '', z: '' }), { x: 'seed', y: '', z: '' });
+  });
+
+  test("the first screen's jobs: the cells of the top-left corner, every job of a stacked one", () => {
+    const jobs = [];
+    for (let y = 0; y < 30; y++) for (let x = 0; x < 30; x++) jobs.push({ index: jobs.length, values: { x: String(x), y: String(y) } });
+    jobs.push({ index: 900, values: { x: '0', y: '0' } });
+    const keys = [{ key: 'y', fromSweep: true, values: Array.from({ length: 30 }, (_, i) => String(i)) }, { key: 'x', fromSweep: true, values: Array.from({ length: 30 }, (_, i) => String(i)) }];
+    const first = cornerJobs(arrangeGrid(jobs, keys, 'x', 'y'), 3, 2).sort((a, b) => a - b);
+    assert.deepEqual(first, [0, 1, 2, 30, 31, 32, 900]);
   });
 });

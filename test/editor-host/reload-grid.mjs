@@ -1,0 +1,204 @@
+#!/usr/bin/env node
+// Issue 31: a grid panel open when the window reloads comes back, showing the same batch with the same axes and
+// size. In a real VS Code (code-server, through `npm start`), a finished 2 x 3 sweep written into the workspace's
+// outputs folder is opened with **Serverless GPU: Show Batch as Grid**, its axes changed from the defaults (X seed
+// instead of width, Y (none) instead of seed: the three widths of a seed stack in one cell) and its size set to
+// small in the page, then **Developer: Reload Window** runs. In the new window the grid must be back
+// on its own (the webview serializer reopens it from the page's saved state) with those axes, headers, cells and
+// a loaded image. The editor suites cannot do this: they run inside the extension host a reload replaces.
+//
+// usage: node test/editor-host/reload-grid.mjs   (needs `node scripts/build.mjs` first; npm start builds too)
+//   Prints `N passed, N failed` last; exit 1 on failure.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { createChecks, processesWith } from './scriptChecks.mjs';
+
+const HOST_DIR = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HOST_DIR, '../..');
+const ARTIFACTS = path.join(HOST_DIR, 'artifacts');
+const SEEDS = [7, 8];
+const WIDTHS = [48, 64, 80];
+const { counts, check, summary } = createChecks();
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what, fn, timeoutMs = 60_000, everyMs = 200) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+/** `npm start`'s script, detached (its group is killed at the end); resolves with the editor's URL. */
+function startEditor(workspace, env) {
+  const child = spawn(process.execPath, ['scripts/start.mjs', '--workspace', workspace], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let seen = '';
+  const url = new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`start.mjs: no URL after 240 s:\n${seen.slice(-3000)}`)), 240_000);
+    const onData = (d) => {
+      seen += d;
+      const m = /^\s+(http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)$/m.exec(seen);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code, signal) => reject(new Error(`start.mjs stopped (${code ?? signal}):\n${seen.slice(-3000)}`)));
+  });
+  return { child, url };
+}
+
+async function runCommand(page, title, during = async () => {}) {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible' });
+  await page.keyboard.type(title, { delay: 5 });
+  await page.locator(`.quick-input-widget .monaco-list-row:has-text("${title.split(': ')[1]}")`).first().waitFor();
+  await Promise.all([during(), page.keyboard.press('Enter')]);
+}
+
+/** The webview frame of the grid page (the one holding its X select), once it is there. */
+async function gridFrame(page) {
+  for (const frame of page.frames()) {
+    if ((await frame.locator('#x').count().catch(() => 0)) > 0) return frame;
+  }
+  return undefined;
+}
+
+/** What the grid page shows: its selects, headers, cells, and whether an image loaded. */
+async function gridShown(frame) {
+  const texts = (selector) => frame.locator(selector).allTextContents();
+  return {
+    x: await frame.locator('#x').inputValue(),
+    y: await frame.locator('#y').inputValue(),
+    size: await frame.locator('#size').inputValue(),
+    columns: await texts('#colinner .colhead'),
+    rows: await texts('#rowinner .rowhead'),
+    cells: await frame.locator('#cells .cell').count(),
+    imageLoaded: await frame.locator('#cells .cell img').first().evaluate((img) => img.naturalWidth > 0).catch(() => false),
+    title: await frame.locator('#title').textContent(),
+  };
+}
+
+/** A finished sweep of seed x width under the workspace's outputs folder, each job with a real JPEG. */
+function writeBatch(workspace) {
+  const dir = path.join(workspace, '.serverless-outputs', 'batches', 'b-reload');
+  const sample = path.join(REPO, 'test', 'fixtures', 'media', 'sample.jpg');
+  const lines = [JSON.stringify({ type: 'batch', version: 1, batchId: 'b-reload', endpointId: 'gimg', service: 'http://127.0.0.1:1', createdAt: new Date().toISOString(), jobs: SEEDS.length * WIDTHS.length })];
+  let index = 0;
+  for (const seed of SEEDS) {
+    for (const width of WIDTHS) {
+      const out = path.join(dir, `job-${index}`, 'image-0.jpg');
+      fs.mkdirSync(path.dirname(out), { recursive: true });
+      fs.copyFileSync(sample, out);
+      lines.push(JSON.stringify({ type: 'job', index, ref: { file: 'sweep.input.json', sweep: { seed, width } }, digest: 'd', phase: 'ended', jobId: `j${index}`, status: 'COMPLETED', outputs: [out], at: Date.now() }));
+      index++;
+    }
+  }
+  fs.writeFileSync(path.join(dir, 'batch.jsonl'), lines.join('\n') + '\n');
+}
+
+const marker = `SERVERLESS_GPU_RELOAD_GRID_${randomBytes(6).toString('hex')}`;
+const env = { ...process.env, [marker]: '1' };
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'serverless-gpu-reload-grid-'));
+const workspace = path.join(tmp, 'workspace');
+fs.mkdirSync(workspace);
+writeBatch(workspace);
+
+const started = [];
+let browser;
+await check('a grid open when the window reloads comes back with the same batch, axes and size', async () => {
+  const editor = startEditor(workspace, env);
+  started.push(editor.child);
+  const url = await editor.url;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.setDefaultTimeout(60_000);
+  await page.goto(url);
+  await page.locator('.monaco-workbench').waitFor();
+  // The palette lists the extension's commands once its host has it (its status-bar item says so).
+  await page.locator('.statusbar-item:has-text("Demo emulator (npm start)")').first().waitFor({ timeout: 90_000 });
+
+  // The workspace holds one batch: the command opens its grid without asking which.
+  await runCommand(page, 'Serverless GPU: Show Batch as Grid');
+  let frame = await until('the grid page', () => gridFrame(page), 90_000);
+  await until('the grid drawn with its default axes', async () => (await gridShown(frame)).cells === 6, 60_000);
+  const defaults = await gridShown(frame);
+  if (defaults.x !== 'width' || defaults.y !== 'seed') throw new Error(`the default axes were ${JSON.stringify(defaults)}, not X width and Y seed`);
+  // The user's own choice: seed across, no Y (a choice the page must keep, not a default to fill), small cells.
+  await frame.locator('#x').selectOption('seed');
+  await frame.locator('#y').selectOption('');
+  await frame.locator('#size').selectOption('small');
+  const before = await until('the chosen axes drawn', async () => {
+    const g = await gridShown(frame);
+    return g.columns.join(' ') === SEEDS.join(' ') && g.rows.length === 0 && g.cells === SEEDS.length ? g : undefined;
+  });
+  console.log(`  before the reload: ${JSON.stringify(before)}`);
+
+  await runCommand(page, 'Developer: Reload Window', () => page.waitForNavigation({ timeout: 60_000 }));
+  const reloadedAt = Date.now();
+  await page.locator('.monaco-workbench').waitFor();
+  // Nothing is run: the panel must come back by itself.
+  await page.locator('.tab:has-text("Grid: b-reload")').first().waitFor({ timeout: 90_000 });
+  frame = await until('the grid page after the reload', () => gridFrame(page), 90_000);
+  const after = await until('the restored grid drawn, an image loaded', async () => {
+    const g = await gridShown(frame);
+    return g.cells > 0 && g.imageLoaded ? g : undefined;
+  }, 60_000);
+  console.log(`  after the reload (${Date.now() - reloadedAt} ms): ${JSON.stringify(after)}`);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'reload-grid.png') }).catch(() => {});
+  const problems = [];
+  for (const k of ['x', 'y', 'size', 'columns', 'rows', 'cells', 'title']) {
+    if (JSON.stringify(after[k]) !== JSON.stringify(before[k])) problems.push(`${k} was ${JSON.stringify(before[k])} before the reload, ${JSON.stringify(after[k])} after`);
+  }
+  if (!after.title?.includes('b-reload')) problems.push(`the title names another batch: ${after.title}`);
+  if (problems.length) throw new Error(problems.join('; '));
+}).catch(() => false);
+
+if (counts.failed && browser) {
+  const pages = browser.contexts().flatMap((c) => c.pages());
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  if (pages[0]) await pages[0].screenshot({ path: path.join(ARTIFACTS, 'failed-reload-grid.png') }).catch(() => {});
+}
+await browser?.close().catch(() => {});
+
+await check('nothing left running: the editor, its extension hosts and the emulator stopped', async () => {
+  for (const child of started.reverse()) {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  let left = processesWith(marker);
+  const deadline = Date.now() + 15_000;
+  while (left.length && Date.now() < deadline) {
+    await sleep(200);
+    left = processesWith(marker);
+  }
+  for (const [pid] of left) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+  if (left.length) throw new Error(`still running after SIGTERM (now SIGKILLed):\n${left.map((l) => l.join(' ').slice(0, 160)).join('\n')}`);
+});
+
+fs.rmSync(tmp, { recursive: true, force: true });
+console.log(summary());
+process.exit(counts.failed ? 1 : 0);
