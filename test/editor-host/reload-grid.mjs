@@ -16,7 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { createChecks, processesWith } from './scriptChecks.mjs';
+import { createChecks, launchChromium, tearDown } from './scriptChecks.mjs';
 
 const HOST_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HOST_DIR, '../..');
@@ -119,11 +119,7 @@ await check('a grid open when the window reloads comes back with the same batch,
   const editor = startEditor(workspace, env);
   started.push(editor.child);
   const url = await editor.url;
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  browser = await launchChromium(chromium);
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.setDefaultTimeout(60_000);
   await page.goto(url);
@@ -168,36 +164,7 @@ await check('a grid open when the window reloads comes back with the same batch,
   if (problems.length) throw new Error(problems.join('; '));
 }).catch(() => false);
 
-if (counts.failed && browser) {
-  const pages = browser.contexts().flatMap((c) => c.pages());
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
-  if (pages[0]) await pages[0].screenshot({ path: path.join(ARTIFACTS, 'failed-reload-grid.png') }).catch(() => {});
-}
-await browser?.close().catch(() => {});
-
-await check('nothing left running: the editor, its extension hosts and the emulator stopped', async () => {
-  for (const child of started.reverse()) {
-    try {
-      process.kill(-child.pid, 'SIGTERM');
-    } catch {
-      // already gone
-    }
-  }
-  let left = processesWith(marker);
-  const deadline = Date.now() + 15_000;
-  while (left.length && Date.now() < deadline) {
-    await sleep(200);
-    left = processesWith(marker);
-  }
-  for (const [pid] of left) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
-  if (left.length) throw new Error(`still running after SIGTERM (now SIGKILLed):\n${left.map((l) => l.join(' ').slice(0, 160)).join('\n')}`);
-});
+await tearDown({ check, counts, browser, started, marker, artifacts: ARTIFACTS, name: 'reload-grid' });
 
 fs.rmSync(tmp, { recursive: true, force: true });
 console.log(summary());

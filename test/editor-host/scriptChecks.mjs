@@ -71,3 +71,12 @@ export async function tearDown({ check, counts, browser, proxy, started, marker,
     if (left.length) throw new Error(`still running after SIGTERM (now SIGKILLed):\n${left.map((l) => l.join(' ').slice(0, 160)).join('\n')}`);
   });
 }
+
+/** Debian's Chromium, headless, without the background traffic (Google's hosts) this network refuses. */
+export function launchChromium(chromium) {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+  });
+}

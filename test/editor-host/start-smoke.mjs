@@ -13,7 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { createChecks, processesWith } from './scriptChecks.mjs';
+import { createChecks, launchChromium, processesWith } from './scriptChecks.mjs';
 
 const HOST_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HOST_DIR, '../..');
@@ -69,11 +69,7 @@ const workbenchWorks = await check('npm start: open the sidebar (connected to th
     start.once('exit', () => reject(new Error(`npm start stopped:\n${startOut}`)));
   });
   emulatorPort = Number(/emulator with its demo data on http:\/\/127\.0\.0\.1:(\d+)/.exec(startOut)?.[1]);
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-  });
+  browser = await launchChromium(chromium);
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   page.setDefaultTimeout(TIMEOUT_MS);
   await page.goto(url);
