@@ -2,7 +2,8 @@
 // with history (jobs really run on it, remembered in the Jobs history as the runner remembers them), whose
 // current-settings row matches what the emulator billed for that window; Apply sending exactly the changed
 // settings through Edit Endpoint's path (its diff and confirmation, then the PATCH), which changes the endpoint
-// on the emulator; and the "running with no job" flag on an endpoint left with workers min 1.
+// on the emulator; and the "running with no job" flag on an endpoint left with workers min 1. The endpoints set no
+// prices: the emulator bills ADA_24's catalog price per worker-second, in all, the price the view replays with.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index';
@@ -17,8 +18,6 @@ import { activateExtension, eventually } from './support/extension';
 import { resetSidebar, useTestProfile } from './sidebarFixtures';
 
 const KEY = 'k-tune';
-// The price table's RTX 4090 (ADA_24) price, so the view's price and the emulator's bill agree.
-const PRICES = { gpuPerSecond: 0.00031, cpuPerSecond: 0, diskPerSecond: 0, feePerSecond: 0 };
 const HIST = 'tune-hist';
 const MIN = 'tune-min';
 
@@ -42,8 +41,8 @@ suite('Tune Endpoint: a replay of this workspace\'s jobs under other settings', 
     emulator = await startEmulator({ host: '127.0.0.1', port: 0, config: { users: [{
       id: 'tune', keys: [{ key: KEY, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read', 'endpoints:write'] }],
       endpoints: [
-        { id: HIST, kind: 'echo', queueMs: 0, executionMs: 1500, coldStartMs: 1000, workersMax: 2, idleTimeoutMs: 1000, gpuPools: ['ADA_24'], prices: PRICES },
-        { id: MIN, kind: 'echo', queueMs: 0, executionMs: 500, workersMin: 1, workersMax: 1, idleTimeoutMs: 1000, gpuPools: ['ADA_24'], prices: PRICES },
+        { id: HIST, kind: 'echo', queueMs: 0, executionMs: 1500, coldStartMs: 1000, workersMax: 2, idleTimeoutMs: 1000, gpuPools: ['ADA_24'] },
+        { id: MIN, kind: 'echo', queueMs: 0, executionMs: 500, workersMin: 1, workersMax: 1, idleTimeoutMs: 1000, gpuPools: ['ADA_24'] },
       ],
     }] } });
     await useTestProfile(api, emulator.url, 'Tune test');
