@@ -176,8 +176,6 @@ function showSummary(s: BatchSummary): void {
   el('billed').title = s.billedHow ?? '';
   el('bill-check').hidden = !s.billCheck;
   el('bill-words').textContent = s.billCheck ?? '';
-  el('set-price').textContent = s.setPrice ?? '';
-  el('set-price').hidden = !s.setPrice;
   const notice = el('notice');
   notice.textContent = s.notice ?? '';
   notice.hidden = !s.notice;

@@ -232,7 +232,7 @@ export class BatchSession implements vscode.Disposable {
       this.billed = await billedAmount(this.o.client, this.endpointId, from, to);
       const t = this.tally();
       // Only an estimate can be off: reported costs are the service's own.
-      this.billCheck = t.estimated > 0 ? checkBill(this.billed.usd, t.usd, this.o.price) : undefined;
+      this.billCheck = t.estimated > 0 ? checkBill(this.billed.usd, t.usd, { endpointId: this.endpointId, cancelled: this.runner.life.state.kind === 'cancelled' }) : undefined;
       this.stateEmitter.fire();
     } catch {
       // No billing scope, or the service cannot say yet: the estimate stays the only figure, as it is labelled.

@@ -70,7 +70,6 @@ export function summaryOf(session: SummarySource): BatchSummary {
     ...(s.notice ? { notice: s.notice } : {}),
     ...(session.billed ? { billed: `Billed: ${formatUsd(session.billed.usd)}`, billedHow: session.billed.note } : {}),
     ...(session.billCheck ? { billCheck: session.billCheck.words } : {}),
-    ...(session.billCheck?.suggested ? { setPrice: `Set ${session.billCheck.suggested.pool} to $${session.billCheck.suggested.usdPerSecond}/s (from the bill)` } : {}),
     state: s.state,
     paused: s.state === 'paused',
     running: s.active,

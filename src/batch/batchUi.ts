@@ -16,7 +16,6 @@ export interface BatchUiDeps {
   logger: Logger;
   history: HistoryStore;
   panels: { open(key: string, options?: { preserveFocus?: boolean }): void };
-  settings: { setGpuPrice(pool: string, usdPerSecond: number): Promise<void> };
 }
 
 export const RAISE_AND_RESUME = 'Double the Limit and Resume';
@@ -146,15 +145,6 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
 
   retryFailed(session: BatchSession): void {
     this.follow(session, session.retryFailed());
-  }
-
-  setPriceFromBill(session: BatchSession): void {
-    const s = session.billCheck?.suggested;
-    if (!s) return;
-    void this.d.settings.setGpuPrice(s.pool, s.usdPerSecond).then(
-      () => void vscode.window.showInformationMessage(`Your price of ${s.pool} is now $${s.usdPerSecond}/s (serverlessGpu.batch.gpuPrices, user settings): estimates use it from now on.`),
-      (e: unknown) => void vscode.window.showErrorMessage(`The price was not saved: ${e instanceof Error ? e.message : String(e)}`),
-    );
   }
 
   exportCsv(session: BatchSession): void {
