@@ -127,7 +127,7 @@ export class BatchSession implements vscode.Disposable {
   get notice(): string | undefined {
     const s = this.runner.life.state;
     if (s.kind === 'waiting') return Date.now() < s.until ? s.message : undefined;
-    if (s.kind === 'paused' || s.kind === 'cancelling' || s.kind === 'cancelled') return this.runner.life.words;
+    if (s.kind === 'paused' || s.kind === 'cancelling' || s.kind === 'cancelled' || (s.kind === 'finished' && s.afterPause)) return this.runner.life.words;
     return undefined;
   }
 
@@ -186,7 +186,10 @@ export class BatchSession implements vscode.Disposable {
 
   resume(limits?: GuardLimits): void {
     if (limits) this.currentLimits = limits;
+    const idle = !this.working;
     this.runner.resume(limits);
+    // A resume with nothing to send ends the batch at once: its end is written and its bill read as any end's.
+    if (idle && this.finished) void this.track(Promise.resolve());
     this.stateEmitter.fire();
   }
 

@@ -89,7 +89,8 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
         listener.dispose();
       }
       const t = session.snapshot.tally;
-      if (session.finished) void vscode.window.showInformationMessage(`Batch ${session.o.title} on ${session.endpointId}: ${countsText(t)}. ${spentText(t)}.`);
+      const notice = session.notice;
+      if (session.finished) void vscode.window.showInformationMessage(`Batch ${session.o.title} on ${session.endpointId}: ${countsText(t)}. ${spentText(t)}.${notice ? ` ${notice}` : ''}`);
       if (session.finished) void this.askAboutUnknown(session);
     });
   }
@@ -140,7 +141,10 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
   }
 
   resume(session: BatchSession): void {
+    const following = session.running;
     session.resume();
+    // Nothing was being followed (everything had ended): the end is said as any batch's end is.
+    if (!following) this.follow(session, session.untilIdle());
   }
 
   retryFailed(session: BatchSession): void {

@@ -111,6 +111,9 @@ export class BatchRunner {
     if (!this.gate.resume()) return;
     void this.o.manifest.write({ type: 'event', at: this.clock.now(), event: 'resumed' }).catch(() => undefined);
     this.o.onEvent?.({ kind: 'resumed' });
+    // Nothing to send and nothing followed: the resume finishes the batch (it stayed "Running" with Pause and
+    // Cancel Batch offered, and Cancel asked to cancel 0 jobs).
+    if (this.slots === 0) this.ensureSlots();
   }
 
   /** Resolves when every slot has stopped (all work done, or everything left waits for a resume). */
@@ -176,7 +179,8 @@ export class BatchRunner {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     this.queue?.stop();
-    this.life.idle();
+    // A paused batch with work still to send waits for its resume; with none left, it has ended (batchLife.ts).
+    if (!(this.life.paused && this.work.length > 0)) this.life.idle();
     this.o.onEvent?.({ kind: 'idle', counts: countPhases({ rows: new Map([...this.rows.all()].map((r) => [r.index, r])) }) });
     for (const w of waiters) w();
   }

@@ -115,6 +115,22 @@ describe('a batch\'s end, money and statuses', async () => {
     assert.deepEqual(runner.rowList().map((r) => `${r.phase} ${r.status} ${r.retries}`), Array(6).fill('ended FAILED 1'));
   });
 
+  test('paused after its last job was sent: the batch finishes when that job ends, and says so', async () => {
+    // The walk's flux-dev folder of 10, paused at "6 of 10 done · 4 running": all 10 completed, and the batch
+    // stayed "Paused: Paused from the Batch panel." with a Resume that did nothing.
+    const { runner, events } = await rig.runner('img', inputs(10), { concurrency: 4 });
+    const done = runner.start();
+    while (runner.tally.notSent > 0 || runner.tally.running === 0) await delay(10);
+    runner.pause('Paused from the Batch panel.');
+    assert.equal(runner.life.state.kind, 'paused');
+    await Promise.race([done, delay(15_000)]);
+    assert.equal(runner.tally.completed, 10);
+    assert.equal(runner.life.state.kind, 'finished', 'every job ended: finished, not paused');
+    assert.match(runner.life.words, /^Finished: every job had been sent before the pause/);
+    assert.equal(runner.life.canResume || runner.life.canPause || runner.life.canCancel, false, 'no Resume, Pause or Cancel Batch left');
+    assert.equal(events.at(-1)?.kind, 'idle');
+  });
+
   test('Cancel mid-batch, then Retry Failed: the failed rows run again, the skipped stay skipped', async () => {
     const { runner } = await rig.runner('bad', inputs(6), { concurrency: 1 });
     const done = runner.start();
