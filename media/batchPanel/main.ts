@@ -183,6 +183,7 @@ function showSummary(s: BatchSummary): void {
   el('pause').hidden = !s.canPause;
   el('resume').hidden = !s.canResume;
   (el('retry') as HTMLButtonElement).disabled = !s.canRetryFailed;
+  el('retry').title = s.retryTitle;
   (el('cancel') as HTMLButtonElement).disabled = !s.canCancel;
 }
 

@@ -65,6 +65,8 @@ export const BatchSummary = z.strictObject({
   canResume: z.boolean(),
   canCancel: z.boolean(),
   canRetryFailed: z.boolean(),
+  /** What Retry Failed does now, or why it cannot (its tooltip): "No failed jobs: cancelled and not-sent jobs are not retried". */
+  retryTitle: z.string(),
 });
 export type BatchSummary = z.infer<typeof BatchSummary>;
 

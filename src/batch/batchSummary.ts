@@ -42,6 +42,7 @@ export function countsText(t: Readonly<BatchTally>): string {
   if (t.completed) parts.push(`${t.completed} completed`);
   if (t.failed) parts.push(`${t.failed} failed`);
   if (t.cancelled) parts.push(`${t.cancelled} cancelled`);
+  if (t.skipped) parts.push(`${t.skipped} not sent (batch cancelled)`);
   if (t.unknown) parts.push(`${t.unknown} unknown or lost`);
   if (t.running) parts.push(`${t.running} running`);
   if (t.notSent) parts.push(`${t.notSent} not sent`);
@@ -57,6 +58,17 @@ export function spentText(t: Readonly<BatchTally>): string {
 /** The notification's line: the same counts, amount and notice as the header of the same beat. */
 export function progressText(s: BatchSnapshot): string {
   return `${countsText(s.tally)} · ${spentText(s.tally)}${s.notice ? ` · ${s.notice}` : ''}`;
+}
+
+/** Retry Failed's tooltip: what it will run, or why it is off (a cancel's dialog used to promise what it then refused). */
+export function retryTitle(s: BatchSnapshot): string {
+  const t = s.tally;
+  if (s.canRetryFailed) return `Run the ${t.failed === 1 ? 'failed job' : `${t.failed} failed jobs`} again (after a cancel too)`;
+  if (t.failed === 0) {
+    const stopped = t.cancelled + t.skipped;
+    return `No failed jobs to retry${stopped ? `: Retry Failed runs failed jobs only, not the ${stopped} stopped by Cancel Batch` : ''}`;
+  }
+  return 'Retry Failed runs once the batch has finished or was cancelled';
 }
 
 export function summaryOf(session: SummarySource): BatchSummary {
@@ -77,5 +89,6 @@ export function summaryOf(session: SummarySource): BatchSummary {
     canResume: s.canResume,
     canCancel: s.canCancel,
     canRetryFailed: s.canRetryFailed,
+    retryTitle: retryTitle(s),
   };
 }

@@ -27,6 +27,7 @@ describe('batch rows as the panel shows them', () => {
     assert.equal(rowView(row(0, { phase: 'ended', status: 'CANCELLED' })).group, 'stopped');
     assert.equal(rowView(row(0, { phase: 'unknown' })).group, 'failed');
     assert.equal(rowView(row(0, { phase: 'skipped' })).group, 'stopped');
+    assert.equal(rowView(row(0, { phase: 'skipped' })).status, 'Not sent (batch cancelled)', 'the header\'s words for it');
   });
 
   test('times in the one duration format; a cost says whether it is an estimate, and how it was made', () => {
@@ -109,8 +110,8 @@ describe('batch rows as the panel shows them', () => {
       row(3, { phase: 'skipped' }),
       row(4, { phase: 'unknown' }),
     ]);
-    assert.equal(countsText(t), '5 of 5 done · 1 completed · 3 cancelled · 1 unknown or lost');
-    assert.equal(t.completed + t.failed + t.cancelled + t.unknown + t.running + t.notSent, t.total);
+    assert.equal(countsText(t), '5 of 5 done · 1 completed · 1 cancelled · 2 not sent (batch cancelled) · 1 unknown or lost');
+    assert.equal(t.completed + t.failed + t.cancelled + t.skipped + t.unknown + t.running + t.notSent, t.total);
   });
 
   test('the runner\'s tally, kept as rows change, is the tally of its rows counted afresh', async () => {
