@@ -1,6 +1,6 @@
 // Starting and resuming batches in this window (issue 23): the inputs read and checked (bad ones marked, nothing
 // sent unless skipped), one endpoint picked as for single jobs, the job count and the estimated cost range shown,
-// a confirmation above `serverlessGpu.batch.confirmAboveUsd`, then the batch's session, its panel and its
+// always a confirmation (in a modal: anything that spends money asks first), then the batch's session, its panel and its
 // progress notification. The batch logic itself is the core's (src/core/batch/).
 import { mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -17,6 +17,7 @@ import type { WorkspaceOutputsWriter } from '../jobs/jobOutputs';
 import type { ClientSource } from '../jobs/runnerTypes';
 import { BatchPanel } from './batchPanel';
 import { planBatch, rangeText, type BatchPlanFacts } from './batchPlanning';
+import { formatUsd } from '../core/billing/usd';
 import { BatchProblems } from './batchProblems';
 import { BatchSession } from './batchSession';
 import { BatchUi } from './batchUi';
@@ -158,15 +159,15 @@ export class BatchManager implements vscode.Disposable {
     });
   }
 
-  /** The job count and the range; asks above the setting (or with no range), else says what is sent. */
+  /**
+   * The endpoint, the job count and the range, always asked (anything that spends money asks first: a re-run of a
+   * folder whose range was under `batch.confirmAboveUsd` used to start at once, saying so only in the status bar).
+   * Above that setting the question also warns that the batch may cost more.
+   */
   private async confirm(what: string, facts: BatchPlanFacts, notes: string[]): Promise<boolean> {
     const limit = this.d.settings.batchConfirmAboveUsd();
     const text = [`${what}, ${facts.concurrency} at a time. Estimated cost: ${rangeText(facts.range, facts.price)}.`, ...notes].join(' ');
-    if (facts.range && facts.range.highUsd <= limit && notes.length === 0) {
-      void vscode.window.setStatusBarMessage(`$(run-all) ${text}`, 8000);
-      return true;
-    }
-    const why = facts.range ? ` It may cost more than $${limit} (serverlessGpu.batch.confirmAboveUsd).` : '';
+    const why = facts.range && facts.range.highUsd > limit ? ` It may cost more than ${formatUsd(limit)} (serverlessGpu.batch.confirmAboveUsd).` : '';
     const how = facts.range ? ` How: ${facts.range.how}.` : '';
     // A modal (issue 27 item 8): a toast that timed out left a batch that never started, and nothing said so.
     const send = await this.ui.confirm(text, `${why}${how}`.trim(), SEND);

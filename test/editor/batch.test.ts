@@ -331,4 +331,25 @@ suite('batch', () => {
     rig.api.batches.manager.ui.cancel(session);
     await toEnd(session);
   });
+
+  // The walk's second batch of a folder started at once, with no question (its range was under confirmAboveUsd):
+  // anything that spends money asks first, a re-run too. The endpoint may be remembered; the question may not.
+  test('re-running a folder batch asks again, in the modal, with the endpoint, the job count and the estimate', async function () {
+    this.timeout(120_000);
+    const folder = imageInputs('batch-again', 2);
+    const uri = vscode.Uri.file(folder);
+    await rig.toEnd(await rig.start({ kind: 'folder', path: folder }, 'fast'));
+    await rig.api.memory.rememberEndpoint(uri, 'fast');
+    const asked = rig.asked.length;
+    const sentBefore = rig.runsOn('fast');
+    const session = await vscode.commands.executeCommand<BatchSession | undefined>('serverlessGpu.runBatch', uri, [uri]);
+    assert.equal(rig.asked.length, asked + 1, 'asked, though the range is known and far under the setting');
+    const [message, detail, action] = rig.asked.at(-1)!;
+    assert.match(message!, /^2 jobs from batch-again to fast, \d+ at a time\. Estimated cost: \$[\d.]+ to \$[\d.]+ \(estimate\)\.$/);
+    assert.doesNotMatch(detail!, /may cost more/, 'under the setting: no warning, but still the question');
+    assert.equal(action, 'Send');
+    assert.ok(session, 'sent after Send');
+    await rig.toEnd(session);
+    assert.equal(rig.runsOn('fast') - sentBefore, 2);
+  });
 });
