@@ -12,6 +12,7 @@ import { recordOfRow, type RowOwner } from './batchJobRecord';
 import type { BatchManager } from './batchManager';
 import type { BatchSession } from './batchSession';
 import { countsText } from './batchSummary';
+import { formatUsd } from '../core/billing/usd';
 
 export const OPEN_BATCH_JOB = 'serverlessGpu.openBatchJob';
 /** A running batch changes a row many times a second: the view is told at most this often. */
@@ -63,12 +64,13 @@ export class BatchJobGroups implements BatchGroups, vscode.Disposable {
   }
 
   private groupOf(owner: RowOwner, t: Readonly<BatchTally>, rows: () => JobRow[], running: boolean, startedAt: number): BatchGroup {
-    const cost = `$${Math.max(0, t.usd).toFixed(4)}${t.estimated > 0 ? ' est.' : ''}`;
+    // The one money format (issue 32), the Batch panel's amount: "$0.0028 est." here beside "$0.00279" there.
+    const cost = `${formatUsd(Math.max(0, t.usd))}${t.estimated > 0 ? ' est.' : ''}`;
     return {
       batchId: owner.batchId,
       label: `Batch ${owner.o.title}`,
       description: `${owner.endpointId} · ${countsText(t)} · ${cost}`,
-      tooltip: `A batch of ${t.total} jobs on ${owner.endpointId}, started ${new Date(startedAt).toLocaleString()}: ${countsText(t)}. Cost so far: ${cost}.`,
+      tooltip: `A batch of ${t.total} jobs on ${owner.endpointId}, started ${new Date(startedAt).toLocaleString()}: ${countsText(t)}. ${running ? 'Cost so far' : 'Cost'}: ${cost}.`,
       startedAt,
       running,
       jobs: () => rows().sort((a, b) => a.index - b.index).map((r) => recordOfRow(owner, r)),

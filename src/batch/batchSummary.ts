@@ -49,15 +49,23 @@ export function countsText(t: Readonly<BatchTally>): string {
   return parts.join(' · ');
 }
 
-/** "Cost so far: $0.0170 (estimate)": every attempt of every job, the one amount every view says. */
-export function spentText(t: Readonly<BatchTally>): string {
+/**
+ * "Cost so far: $0.0170 (estimate)" while jobs are sent or followed, "Cost: $0.0170 (estimate)" once the batch has
+ * ended: every attempt of every job, the one amount every view says.
+ */
+export function spentText(t: Readonly<BatchTally>, ended = false): string {
   // max(0): float rounding as costs are taken away must never show "-0.0000".
-  return `Cost so far: ${formatUsd(Math.max(0, t.usd))}${t.estimated > 0 ? ' (estimate)' : ''}`;
+  return `${ended ? 'Cost' : 'Cost so far'}: ${formatUsd(Math.max(0, t.usd))}${t.estimated > 0 ? ' (estimate)' : ''}`;
+}
+
+/** Nothing is left to send or follow, and nothing waits for a resume: the batch's cost is final (until a retry). */
+function ended(s: BatchSnapshot): boolean {
+  return !s.active && (s.state === 'finished' || s.state === 'cancelled');
 }
 
 /** The notification's line: the same counts, amount and notice as the header of the same beat. */
 export function progressText(s: BatchSnapshot): string {
-  return `${countsText(s.tally)} · ${spentText(s.tally)}${s.notice ? ` · ${s.notice}` : ''}`;
+  return `${countsText(s.tally)} · ${spentText(s.tally, ended(s))}${s.notice ? ` · ${s.notice}` : ''}`;
 }
 
 /** Retry Failed's tooltip: what it will run, or why it is off (a cancel's dialog used to promise what it then refused). */
@@ -78,7 +86,7 @@ export function summaryOf(session: SummarySource): BatchSummary {
     title: `${session.o.title} on ${session.endpointId}`,
     total: t.total,
     counts: countsText(t),
-    spent: spentText(t),
+    spent: spentText(t, ended(s)),
     ...(s.notice ? { notice: s.notice } : {}),
     ...(session.billed ? { billed: `Billed: ${formatUsd(session.billed.usd)}`, billedHow: session.billed.note } : {}),
     ...(session.billCheck ? { billCheck: session.billCheck.words } : {}),

@@ -90,7 +90,7 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
       }
       const t = session.snapshot.tally;
       const notice = session.notice;
-      if (session.finished) void vscode.window.showInformationMessage(`Batch ${session.o.title} on ${session.endpointId}: ${countsText(t)}. ${spentText(t)}.${notice ? ` ${notice}` : ''}`);
+      if (session.finished) void vscode.window.showInformationMessage(`Batch ${session.o.title} on ${session.endpointId}: ${countsText(t)}. ${spentText(t, true)}.${notice ? ` ${notice}` : ''}`);
       if (session.finished) void this.askAboutUnknown(session);
     });
   }

@@ -90,6 +90,7 @@ describe('batch rows as the panel shows them', () => {
     };
     assert.equal(countsText(t), '2 of 4 done · 1 completed · 1 failed · 1 running · 1 not sent');
     assert.equal(spentText(t), 'Cost so far: $0.0120 (estimate)');
+    assert.equal(spentText(t, true), 'Cost: $0.0120 (estimate)', 'a batch that has ended says what it cost, not "so far"');
     change(2, row(2, { phase: 'ended', status: 'COMPLETED', cost: { kind: 'reported', usd: 0.001, how: '' } }));
     change(3, row(3, { phase: 'active', status: 'IN_QUEUE' }));
     assert.deepEqual(kept, tally(rows));
@@ -147,6 +148,8 @@ describe('what the editor learns of an endpoint before sending', () => {
     assert.equal(first.range, undefined, 'no durations learned yet: no range, never a made-up one');
     assert.match(rangeText(first.range), /^unknown/, 'nothing known: unknown');
     assert.match(rangeText(first.range, first.price), /^not known yet .* \$0\.000310 per second it runs \(price table: RTX 4090 \(ADA_24\)/, 'a price known: said, never "unknown"');
+    // One sentence, one money format (issue 32): it said "$0.000310 per second" and "$0.00031/s" side by side.
+    assert.match(rangeText(first.range, first.price), /\$0\.000310 per second it runs \(price table: RTX 4090 \(ADA_24\) \$0\.000310\/s\)$/);
     for (let i = 0; i < 5; i++) durations.record(durationKey(rig.client.settings.jobsBaseUrl, 'img'), 20, 300);
     const second = await planBatch({ ...input, gpuPrices: { ADA_24: 0.001 } });
     assert.match(second.price!.source, /your price table/);
