@@ -62,7 +62,7 @@ export function registerBatchCommands(manager: () => BatchManager, sessions: () 
         void vscode.window.showInformationMessage('No batch in this window. Run Batch… starts one.');
         return;
       }
-      const picked = open.length === 1 ? open[0] : (await vscode.window.showQuickPick(open.map((s) => ({ label: s.o.title, description: s.endpointId, s })), { title: 'Which batch?' }))?.s;
+      const picked = open.length === 1 ? open[0] : (await vscode.window.showQuickPick(open.map((s) => ({ label: s.name, description: s.endpointId, s })), { title: 'Which batch?' }))?.s;
       if (picked) manager().ui.show(picked);
     }),
   ];

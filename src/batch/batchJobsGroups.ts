@@ -4,7 +4,7 @@
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { MANIFEST_FILE, readManifest, tally, type BatchTally, type JobRow, type ManifestState } from '../core/batch';
+import { batchName, MANIFEST_FILE, readManifest, tally, type BatchTally, type JobRow, type ManifestState } from '../core/batch';
 import type { Logger } from '../core/log';
 import type { BatchGroup, BatchGroups } from '../history/jobsView';
 import type { JobRecord } from '../jobs/jobRecord';
@@ -68,7 +68,7 @@ export class BatchJobGroups implements BatchGroups, vscode.Disposable {
     const cost = `${formatUsd(Math.max(0, t.usd))}${t.estimated > 0 ? ' est.' : ''}`;
     return {
       batchId: owner.batchId,
-      label: `Batch ${owner.o.title}`,
+      label: owner.name,
       description: `${owner.endpointId} · ${countsText(t)} · ${cost}`,
       tooltip: `A batch of ${t.total} jobs on ${owner.endpointId}, started ${new Date(startedAt).toLocaleString()}: ${countsText(t)}. ${running ? 'Cost so far' : 'Cost'}: ${cost}.`,
       startedAt,
@@ -110,7 +110,7 @@ export class BatchJobGroups implements BatchGroups, vscode.Disposable {
           const h = state?.header;
           if (!state || !h) continue;
           const title = h.source ? (h.source.kind === 'files' ? `${h.source.paths.length} files` : vscode.workspace.asRelativePath(h.source.path)) : h.batchId;
-          found.push({ owner: { batchId: h.batchId, endpointId: h.endpointId, o: { title } }, state, startedAt: Date.parse(h.createdAt) || 0 });
+          found.push({ owner: { batchId: h.batchId, endpointId: h.endpointId, o: { title }, name: batchName(title, h.createdAt) }, state, startedAt: Date.parse(h.createdAt) || 0 });
         }
       }
     } catch (e) {

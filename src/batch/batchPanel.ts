@@ -47,7 +47,7 @@ export class BatchPanel implements vscode.Disposable {
 
   constructor(extensionUri: vscode.Uri, readonly session: BatchSession, actions: BatchPanelActions, logger: Logger) {
     // The batch's folder is the one extra root: the rows' thumbnails are its saved images, and nothing else.
-    this.panel = vscode.window.createWebviewPanel(BATCH_PANEL_VIEW_TYPE, `Batch: ${session.o.title}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, webviewOptions(extensionUri, vscode.Uri.file(session.o.dir)));
+    this.panel = vscode.window.createWebviewPanel(BATCH_PANEL_VIEW_TYPE, `Batch: ${session.name}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, webviewOptions(extensionUri, vscode.Uri.file(session.o.dir)));
     this.channel = new WebviewChannel(this.panel.webview, WebviewMessage, (m) => this.onMessage(m, actions), logger, HostMessage);
     this.panel.webview.html = renderWebviewHtml({
       webview: this.panel.webview,

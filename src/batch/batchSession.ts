@@ -4,7 +4,7 @@
 // panel and the progress notification listen; nothing here draws.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BatchRunner, rowsToCsv, type BatchTally, type BatchEvent, type BatchItem, type SavedBatchOutputs, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
+import { BatchRunner, batchName, rowsToCsv, type BatchTally, type BatchEvent, type BatchItem, type SavedBatchOutputs, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
 import { billedAmount, checkBill, type BillCheck, type BilledAmount, type PricePerSecond } from '../core/cost';
 import { parseOutputs } from '../core/outputs/outputs';
 import { saveJobOutputs } from '../core/outputs/saveOutputs';
@@ -112,6 +112,11 @@ export class BatchSession implements vscode.Disposable {
       canPause: life.canPause, canResume: life.canResume, canCancel: life.canCancel, canRetryFailed: life.canRetryFailed(t.failed) && !this.working,
       active: life.active || this.working,
     };
+  }
+
+  /** "batch (started 08:45:26)": what the user ran and when, telling two runs of one folder apart (tabs, picks, rows). */
+  get name(): string {
+    return batchName(this.o.title, this.o.header.createdAt);
   }
 
   get manifestPath(): string {

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { BatchGroupItem, JobItem, JobsTreeProvider } from '../../src/history/jobsView';
 import { OPEN_BATCH_JOB } from '../../src/batch/batchJobsGroups';
 import { eventually } from './support/extension';
+import { formatUsd } from '../../src/core/billing/usd';
 import { imageInputs, useBatchRig } from './support/batchRig';
 
 suite('batch jobs in the Jobs view', () => {
@@ -22,9 +23,13 @@ suite('batch jobs in the Jobs view', () => {
       tree.showBatches(rig.api.batches.groups);
       const groupItem = await eventually(() => tree.getChildren().find((n): n is BatchGroupItem => n instanceof BatchGroupItem && n.group.batchId === session.batchId), 'the batch row');
       assert.equal(groupItem.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
-      assert.equal(groupItem.label, 'Batch jobs-view-batch');
+      // What the user ran and when (it read "Batch batch" for a folder named batch), as the panel's tab says it.
+      assert.match(String(groupItem.label), /^jobs-view-batch \(started (\w{3} \d+, )?\d\d:\d\d:\d\d\)$/);
+      assert.equal(groupItem.label, session.name);
+      assert.equal(rig.api.batches.manager.panelOf(session)?.panel.title, `Batch: ${session.name}`);
       const t = session.tally();
-      assert.equal(groupItem.description, `pix · 3 of 3 done · 3 completed · $${t.usd.toFixed(4)}${t.estimated ? ' est.' : ''}`);
+      // The one money format, the Batch panel's ("$0.0028 est." here beside "$0.00279 (estimate)" there).
+      assert.equal(groupItem.description, `pix · 3 of 3 done · 3 completed · ${formatUsd(t.usd)}${t.estimated ? ' est.' : ''}`);
       const children = tree.getChildren(groupItem);
       assert.equal(children.length, 3, 'one child per job');
       assert.ok(children.every((c) => c instanceof JobItem && /^Completed/.test(String(c.description))), children.map((c) => c.description).join(' | '));
