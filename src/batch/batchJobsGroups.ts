@@ -20,6 +20,7 @@ const REFRESH_MS = 1000;
 
 interface PastBatch {
   owner: RowOwner;
+  manifestPath: string;
   state: ManifestState;
   startedAt: number;
 }
@@ -57,13 +58,19 @@ export class BatchJobGroups implements BatchGroups, vscode.Disposable {
 
   groups(): BatchGroup[] {
     if (!this.past && !this.loading) void this.loadPast();
-    const live = this.manager.sessions.map((s) => this.groupOf(s, s.tally(), () => s.rows(), s.running, Date.parse(s.o.header.createdAt)));
+    const live = this.manager.sessions.map((s) => this.groupOf(s, s.tally(), () => s.rows(), s.running, Date.parse(s.o.header.createdAt), s.manifestPath));
     const liveIds = new Set(this.manager.sessions.map((s) => s.batchId));
-    const past = (this.past ?? []).filter((p) => !liveIds.has(p.owner.batchId)).map((p) => this.groupOf(p.owner, tally(p.state.rows.values()), () => [...p.state.rows.values()], false, p.startedAt));
+    const past = (this.past ?? []).filter((p) => !liveIds.has(p.owner.batchId)).map((p) => this.groupOf(p.owner, tally(p.state.rows.values()), () => [...p.state.rows.values()], false, p.startedAt, p.manifestPath));
     return [...live, ...past];
   }
 
-  private groupOf(owner: RowOwner, t: Readonly<BatchTally>, rows: () => JobRow[], running: boolean, startedAt: number): BatchGroup {
+  /** Every batch listed, for Show Batch Panel's pick (the manifests on disk read first, if they were not yet). */
+  async listed(): Promise<Array<{ batchId: string; label: string; description: string; manifestPath?: string }>> {
+    if (!this.past && !this.loading) await this.loadPast();
+    return this.groups().map((g) => ({ batchId: g.batchId, label: g.label, description: g.description, ...(g.manifestPath ? { manifestPath: g.manifestPath } : {}) }));
+  }
+
+  private groupOf(owner: RowOwner, t: Readonly<BatchTally>, rows: () => JobRow[], running: boolean, startedAt: number, manifestPath?: string): BatchGroup {
     // The one money format (issue 32), the Batch panel's amount: "$0.0028 est." here beside "$0.00279" there.
     const cost = `${formatUsd(Math.max(0, t.usd))}${t.estimated > 0 ? ' est.' : ''}`;
     return {
@@ -73,6 +80,7 @@ export class BatchJobGroups implements BatchGroups, vscode.Disposable {
       tooltip: `A batch of ${t.total} jobs on ${owner.endpointId}, started ${new Date(startedAt).toLocaleString()}: ${countsText(t)}. ${running ? 'Cost so far' : 'Cost'}: ${cost}.`,
       startedAt,
       running,
+      ...(manifestPath ? { manifestPath } : {}),
       jobs: () => rows().sort((a, b) => a.index - b.index).map((r) => recordOfRow(owner, r)),
       open: (record) => ({ command: OPEN_BATCH_JOB, title: 'Open Job', arguments: [owner.batchId, Number(record.key.split(':').at(-1))] }),
     };
@@ -110,7 +118,7 @@ export class BatchJobGroups implements BatchGroups, vscode.Disposable {
           const h = state?.header;
           if (!state || !h) continue;
           const title = h.source ? (h.source.kind === 'files' ? `${h.source.paths.length} files` : vscode.workspace.asRelativePath(h.source.path)) : h.batchId;
-          found.push({ owner: { batchId: h.batchId, endpointId: h.endpointId, o: { title }, name: batchName(title, h.createdAt) }, state, startedAt: Date.parse(h.createdAt) || 0 });
+          found.push({ manifestPath: path.join(dir, name, MANIFEST_FILE), owner: { batchId: h.batchId, endpointId: h.endpointId, o: { title }, name: batchName(title, h.createdAt) }, state, startedAt: Date.parse(h.createdAt) || 0 });
         }
       }
     } catch (e) {

@@ -57,6 +57,8 @@ export class BatchManager implements vscode.Disposable {
   readonly onDidStart = this.startedEmitter.event;
   readonly problems = new BatchProblems();
   readonly ui: BatchUi;
+  /** Batches of earlier windows shown read-only, by manifest path (closed with their panel). */
+  private readonly past = new Map<string, BatchSession>();
 
   constructor(private readonly d: BatchManagerDeps) {
     this.ui = new BatchUi(d);
@@ -67,6 +69,8 @@ export class BatchManager implements vscode.Disposable {
     this.startedEmitter.dispose();
     this.ui.dispose();
     for (const s of this.sessions.splice(0)) s.dispose();
+    for (const s of this.past.values()) s.dispose();
+    this.past.clear();
   }
 
   panelOf(session: BatchSession): BatchPanel | undefined {
@@ -128,6 +132,44 @@ export class BatchManager implements vscode.Disposable {
     if (!(options.confirmed ?? (await this.confirm(`Resume the batch of ${header.jobs} jobs on ${header.endpointId}`, facts, notes)))) return undefined;
     const title = header.source.kind === 'files' ? `${header.source.paths.length} files` : vscode.workspace.asRelativePath(header.source.path);
     return this.launch({ dir: path.dirname(manifestPath), title, client, items, header, facts, options, prior: state });
+  }
+
+  /**
+   * Opens the panel of a batch of an earlier window, read-only (issue: past batches could be listed after a reload
+   * but not reopened): its rows as its manifest left them, Export CSV, the grid and, when the connection is the
+   * batch's service, the billed amount. Nothing is sent or written; an unfinished one is resumed by the offer.
+   */
+  async showPast(manifestPath: string): Promise<BatchSession | undefined> {
+    const live = this.sessions.find((s) => s.manifestPath === manifestPath) ?? this.past.get(manifestPath);
+    if (live) {
+      this.ui.show(live);
+      return live;
+    }
+    const state = await readManifest(manifestPath);
+    const header = state.header;
+    if (!header) {
+      void vscode.window.showErrorMessage(`${manifestPath} has no batch header: it cannot be shown.`);
+      return undefined;
+    }
+    // The runner the view is built on needs a client, though it sends nothing.
+    const client = await this.client();
+    if (!client) return undefined;
+    const title = !header.source ? header.batchId : header.source.kind === 'files' ? `${header.source.paths.length} files` : vscode.workspace.asRelativePath(header.source.path);
+    const ended = state.events.some((e) => e.event === 'finished') ? (state.events.some((e) => e.event === 'cancelled') ? 'cancelled' : 'finished') : 'unfinished';
+    const manifest = await ManifestWriter.open(manifestPath);
+    const session = new BatchSession({
+      dir: path.dirname(manifestPath), title, client, items: [], header, prior: state, manifest, concurrency: 1,
+      guards: {}, secrets: () => this.d.clients().secrets(), outputs: this.d.settings, readOnly: { ended },
+    });
+    this.past.set(manifestPath, session);
+    const panel = this.ui.show(session);
+    panel.onDidClose(() => {
+      this.past.delete(manifestPath);
+      session.dispose();
+    });
+    // The bill of its hours, from the service it ran on only (another connection's billing is another account's).
+    if (ended !== 'unfinished' && client.settings.jobsBaseUrl === header.service) void session.readBilled();
+    return session;
   }
 
   private async launch(a: { dir: string; title: string; client: ServiceClient; items: BatchItem[]; header: ManifestHeader; facts: BatchPlanFacts; options: StartOptions; prior?: ManifestState }): Promise<BatchSession> {

@@ -3,6 +3,9 @@
 // were not in the Jobs view at all.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { BatchSession } from '../../src/batch/batchSession';
 import { BatchGroupItem, JobItem, JobsTreeProvider } from '../../src/history/jobsView';
 import { OPEN_BATCH_JOB } from '../../src/batch/batchJobsGroups';
 import { eventually } from './support/extension';
@@ -44,5 +47,38 @@ suite('batch jobs in the Jobs view', () => {
     } finally {
       tree.dispose();
     }
+  });
+
+  // After a window reload the Jobs view listed past batches, but a click only expanded them and Show Batch Panel
+  // said "No batch in this window". A batch of an earlier window (its manifest on disk, no session of this window
+  // for it) opens read-only: its rows, Export CSV's table, the grid, the billed amount; nothing can be sent.
+  test('a batch of an earlier window opens its panel read-only from its Jobs row: rows, cost, CSV, bill; no button sends', async function () {
+    this.timeout(120_000);
+    const ran = await rig.start({ kind: 'folder', path: imageInputs('jobs-view-past', 2) }, 'pix', { concurrency: 2 });
+    await rig.toEnd(ran);
+    await eventually(async () => (await fs.readFile(ran.manifestPath, 'utf8')).includes('"finished"') || undefined, 'the finished line written');
+    // The same manifest in a folder of its own: a batch this window never ran.
+    const dir = path.join(path.dirname(ran.o.dir), `${path.basename(ran.o.dir)}-earlier`);
+    await fs.mkdir(dir, { recursive: true });
+    const manifestPath = path.join(dir, 'batch.jsonl');
+    await fs.copyFile(ran.manifestPath, manifestPath);
+    const runsBefore = rig.runsOn('pix');
+    const session = await vscode.commands.executeCommand<BatchSession | undefined>('serverlessGpu.showBatch', { group: { batchId: 'not-in-this-window', manifestPath } });
+    assert.ok(session, 'the panel of the earlier batch opened');
+    assert.notEqual(session, ran);
+    const panel = await eventually(() => rig.api.batches.manager.panelOf(session), 'its panel');
+    assert.equal(panel.panel.title, `Batch: ${session.name}`);
+    const summary = await eventually(() => panel.lastSummary, 'its header sent');
+    assert.equal(summary.counts, '2 of 2 done · 2 completed');
+    assert.match(summary.spent, /^Cost: \$/);
+    assert.equal(summary.canPause || summary.canResume || summary.canCancel || summary.canRetryFailed, false, 'read-only: nothing to send, stop or resume');
+    assert.match(summary.notice ?? '', /^A batch of an earlier window/);
+    assert.equal(session.rows().length, 2);
+    assert.match(session.csv(), /\r\ntotal,.*2 of 2 done · 2 completed/);
+    await eventually(() => session.billed, 'the billed amount of its hours', 30_000);
+    assert.equal(rig.runsOn('pix'), runsBefore, 'nothing sent');
+    const again = await vscode.commands.executeCommand<BatchSession | undefined>('serverlessGpu.showBatch', { group: { batchId: 'not-in-this-window', manifestPath } });
+    assert.equal(again, session, 'shown again, not opened twice');
+    panel.panel.dispose();
   });
 });

@@ -17,7 +17,7 @@ import { watchBatchQueue, type QueueWatch } from './queueWatch';
 import { newAttempt } from './rowCost';
 import { followBatchJob } from './followBatchJob';
 import { FAILED_STATUSES, jobEnd } from './jobEnd';
-import { countPhases } from './manifestFile';
+import { countPhases, type ManifestState } from './manifestFile';
 import type { JobRow } from './manifestFormat';
 import type { BatchEvent, BatchRunnerOptions } from './runnerOptions';
 import { retryableOnService } from './retryRoute';
@@ -74,6 +74,11 @@ export class BatchRunner {
     this.work.push(...(await startRows(this.rows, this.guards, items, prior, () => this.clock.now())));
     this.ensureSlots();
     return this.whenIdle();
+  }
+
+  /** A batch of an earlier window, shown and never run: its rows as its manifest left them (nothing written). */
+  showRows(prior: ManifestState): void {
+    for (const row of prior.rows.values()) this.rows.adopt(row);
   }
 
   /** Stops listening to the client (the batch is closed; its runner is not used again). */
