@@ -176,8 +176,6 @@ function showSummary(s: BatchSummary): void {
   el('billed').title = s.billedHow ?? '';
   el('bill-check').hidden = !s.billCheck;
   el('bill-words').textContent = s.billCheck ?? '';
-  el('set-price').textContent = s.setPrice ?? '';
-  el('set-price').hidden = !s.setPrice;
   const notice = el('notice');
   notice.textContent = s.notice ?? '';
   notice.hidden = !s.notice;
@@ -185,6 +183,7 @@ function showSummary(s: BatchSummary): void {
   el('pause').hidden = !s.canPause;
   el('resume').hidden = !s.canResume;
   (el('retry') as HTMLButtonElement).disabled = !s.canRetryFailed;
+  el('retry').title = s.retryTitle;
   (el('cancel') as HTMLButtonElement).disabled = !s.canCancel;
 }
 

@@ -48,7 +48,23 @@ async function askForSource(): Promise<{ source: BatchSource; anchor: vscode.Uri
 }
 
 /** `manager` loads the batch room (src/rooms) on first use; `sessions` are the window's batches without loading it. */
-export function registerBatchCommands(manager: () => BatchManager, sessions: () => readonly BatchSession[]): vscode.Disposable[] {
+/** A batch the Jobs view lists (this window's or an earlier one's, from its manifest), as Show Batch Panel picks it. */
+export interface ListedBatch {
+  batchId: string;
+  label: string;
+  description: string;
+  manifestPath?: string;
+}
+
+/** The batch a Jobs view row (its tree item's `group`) or a caller names: by its manifest, or by its id. */
+function listedOf(arg: unknown): { batchId?: string; manifestPath?: string } | undefined {
+  const g = typeof arg === 'object' && arg !== null && 'group' in arg ? (arg as { group: unknown }).group : arg;
+  if (typeof g !== 'object' || g === null) return undefined;
+  const { batchId, manifestPath } = g as { batchId?: unknown; manifestPath?: unknown };
+  return { ...(typeof batchId === 'string' ? { batchId } : {}), ...(typeof manifestPath === 'string' ? { manifestPath } : {}) };
+}
+
+export function registerBatchCommands(manager: () => BatchManager, sessions: () => readonly BatchSession[], listed: () => Promise<readonly ListedBatch[]> = async () => []): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand(BatchCommands.runBatch, async (uri?: unknown, selection?: unknown): Promise<BatchSession | undefined> => {
       const u = uri instanceof vscode.Uri ? uri : undefined;
@@ -56,14 +72,26 @@ export function registerBatchCommands(manager: () => BatchManager, sessions: () 
       const picked = u || list?.length ? await sourceOf(u, list) : await askForSource();
       return picked ? manager().start(picked.source, picked.anchor) : undefined;
     }),
-    vscode.commands.registerCommand(BatchCommands.showBatch, async () => {
+    // A batch of this window, or of an earlier one (read-only, from its manifest): after a reload the Jobs view
+    // listed past batches that nothing could reopen ("No batch in this window").
+    vscode.commands.registerCommand(BatchCommands.showBatch, async (arg?: unknown) => {
+      const named = listedOf(arg);
+      const live = named && sessions().find((s) => s.batchId === named.batchId || s.manifestPath === named.manifestPath);
+      if (live) return manager().ui.show(live) && live;
+      if (named?.manifestPath) return manager().showPast(named.manifestPath);
       const open = sessions();
-      if (open.length === 0) {
-        void vscode.window.showInformationMessage('No batch in this window. Run Batch… starts one.');
-        return;
+      const liveIds = new Set(open.map((s) => s.batchId));
+      const items = [
+        ...open.map((s) => ({ label: s.name, description: `${s.endpointId} · this window`, s, manifestPath: undefined as string | undefined })),
+        ...(await listed()).filter((b) => b.manifestPath && !liveIds.has(b.batchId)).map((b) => ({ label: b.label, description: b.description, s: undefined, manifestPath: b.manifestPath })),
+      ];
+      if (items.length === 0) {
+        void vscode.window.showInformationMessage('No batch in this workspace yet. Run Batch… starts one.');
+        return undefined;
       }
-      const picked = open.length === 1 ? open[0] : (await vscode.window.showQuickPick(open.map((s) => ({ label: s.o.title, description: s.endpointId, s })), { title: 'Which batch?' }))?.s;
-      if (picked) manager().ui.show(picked);
+      const picked = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: 'Which batch?' });
+      if (picked?.s) return manager().ui.show(picked.s) && picked.s;
+      return picked?.manifestPath ? manager().showPast(picked.manifestPath) : undefined;
     }),
   ];
 }

@@ -12,6 +12,8 @@ export interface RowOwner {
   batchId: string;
   endpointId: string;
   o: { title: string; items?: readonly BatchItem[] };
+  /** "batch (started 08:45:26)" (core batchName.ts). */
+  name: string;
 }
 
 const KINDS: Record<string, SavedOutput['kind']> = {

@@ -4,7 +4,7 @@
 import { readdir } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { MANIFEST_FILE, readManifest, tally, type BatchTally, type JobRow, type ManifestState } from '../core/batch';
+import { batchName, MANIFEST_FILE, readManifest, tally, type BatchTally, type JobRow, type ManifestState } from '../core/batch';
 import type { Logger } from '../core/log';
 import type { BatchGroup, BatchGroups } from '../history/jobsView';
 import type { JobRecord } from '../jobs/jobRecord';
@@ -12,6 +12,7 @@ import { recordOfRow, type RowOwner } from './batchJobRecord';
 import type { BatchManager } from './batchManager';
 import type { BatchSession } from './batchSession';
 import { countsText } from './batchSummary';
+import { formatUsd } from '../core/billing/usd';
 
 export const OPEN_BATCH_JOB = 'serverlessGpu.openBatchJob';
 /** A running batch changes a row many times a second: the view is told at most this often. */
@@ -19,6 +20,7 @@ const REFRESH_MS = 1000;
 
 interface PastBatch {
   owner: RowOwner;
+  manifestPath: string;
   state: ManifestState;
   startedAt: number;
 }
@@ -56,21 +58,29 @@ export class BatchJobGroups implements BatchGroups, vscode.Disposable {
 
   groups(): BatchGroup[] {
     if (!this.past && !this.loading) void this.loadPast();
-    const live = this.manager.sessions.map((s) => this.groupOf(s, s.tally(), () => s.rows(), s.running, Date.parse(s.o.header.createdAt)));
+    const live = this.manager.sessions.map((s) => this.groupOf(s, s.tally(), () => s.rows(), s.running, Date.parse(s.o.header.createdAt), s.manifestPath));
     const liveIds = new Set(this.manager.sessions.map((s) => s.batchId));
-    const past = (this.past ?? []).filter((p) => !liveIds.has(p.owner.batchId)).map((p) => this.groupOf(p.owner, tally(p.state.rows.values()), () => [...p.state.rows.values()], false, p.startedAt));
+    const past = (this.past ?? []).filter((p) => !liveIds.has(p.owner.batchId)).map((p) => this.groupOf(p.owner, tally(p.state.rows.values()), () => [...p.state.rows.values()], false, p.startedAt, p.manifestPath));
     return [...live, ...past];
   }
 
-  private groupOf(owner: RowOwner, t: Readonly<BatchTally>, rows: () => JobRow[], running: boolean, startedAt: number): BatchGroup {
-    const cost = `$${Math.max(0, t.usd).toFixed(4)}${t.estimated > 0 ? ' est.' : ''}`;
+  /** Every batch listed, for Show Batch Panel's pick (the manifests on disk read first, if they were not yet). */
+  async listed(): Promise<Array<{ batchId: string; label: string; description: string; manifestPath?: string }>> {
+    if (!this.past && !this.loading) await this.loadPast();
+    return this.groups().map((g) => ({ batchId: g.batchId, label: g.label, description: g.description, ...(g.manifestPath ? { manifestPath: g.manifestPath } : {}) }));
+  }
+
+  private groupOf(owner: RowOwner, t: Readonly<BatchTally>, rows: () => JobRow[], running: boolean, startedAt: number, manifestPath?: string): BatchGroup {
+    // The one money format (issue 32), the Batch panel's amount: "$0.0028 est." here beside "$0.00279" there.
+    const cost = `${formatUsd(Math.max(0, t.usd))}${t.estimated > 0 ? ' est.' : ''}`;
     return {
       batchId: owner.batchId,
-      label: `Batch ${owner.o.title}`,
+      label: owner.name,
       description: `${owner.endpointId} · ${countsText(t)} · ${cost}`,
-      tooltip: `A batch of ${t.total} jobs on ${owner.endpointId}, started ${new Date(startedAt).toLocaleString()}: ${countsText(t)}. Cost so far: ${cost}.`,
+      tooltip: `A batch of ${t.total} jobs on ${owner.endpointId}, started ${new Date(startedAt).toLocaleString()}: ${countsText(t)}. ${running ? 'Cost so far' : 'Cost'}: ${cost}.`,
       startedAt,
       running,
+      ...(manifestPath ? { manifestPath } : {}),
       jobs: () => rows().sort((a, b) => a.index - b.index).map((r) => recordOfRow(owner, r)),
       open: (record) => ({ command: OPEN_BATCH_JOB, title: 'Open Job', arguments: [owner.batchId, Number(record.key.split(':').at(-1))] }),
     };
@@ -108,7 +118,7 @@ export class BatchJobGroups implements BatchGroups, vscode.Disposable {
           const h = state?.header;
           if (!state || !h) continue;
           const title = h.source ? (h.source.kind === 'files' ? `${h.source.paths.length} files` : vscode.workspace.asRelativePath(h.source.path)) : h.batchId;
-          found.push({ owner: { batchId: h.batchId, endpointId: h.endpointId, o: { title } }, state, startedAt: Date.parse(h.createdAt) || 0 });
+          found.push({ manifestPath: path.join(dir, name, MANIFEST_FILE), owner: { batchId: h.batchId, endpointId: h.endpointId, o: { title }, name: batchName(title, h.createdAt) }, state, startedAt: Date.parse(h.createdAt) || 0 });
         }
       }
     } catch (e) {

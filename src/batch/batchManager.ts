@@ -1,6 +1,6 @@
 // Starting and resuming batches in this window (issue 23): the inputs read and checked (bad ones marked, nothing
 // sent unless skipped), one endpoint picked as for single jobs, the job count and the estimated cost range shown,
-// a confirmation above `serverlessGpu.batch.confirmAboveUsd`, then the batch's session, its panel and its
+// always a confirmation (in a modal: anything that spends money asks first), then the batch's session, its panel and its
 // progress notification. The batch logic itself is the core's (src/core/batch/).
 import { mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -17,6 +17,7 @@ import type { WorkspaceOutputsWriter } from '../jobs/jobOutputs';
 import type { ClientSource } from '../jobs/runnerTypes';
 import { BatchPanel } from './batchPanel';
 import { planBatch, rangeText, type BatchPlanFacts } from './batchPlanning';
+import { formatUsd } from '../core/billing/usd';
 import { BatchProblems } from './batchProblems';
 import { BatchSession } from './batchSession';
 import { BatchUi } from './batchUi';
@@ -56,6 +57,8 @@ export class BatchManager implements vscode.Disposable {
   readonly onDidStart = this.startedEmitter.event;
   readonly problems = new BatchProblems();
   readonly ui: BatchUi;
+  /** Batches of earlier windows shown read-only, by manifest path (closed with their panel). */
+  private readonly past = new Map<string, BatchSession>();
 
   constructor(private readonly d: BatchManagerDeps) {
     this.ui = new BatchUi(d);
@@ -66,6 +69,8 @@ export class BatchManager implements vscode.Disposable {
     this.startedEmitter.dispose();
     this.ui.dispose();
     for (const s of this.sessions.splice(0)) s.dispose();
+    for (const s of this.past.values()) s.dispose();
+    this.past.clear();
   }
 
   panelOf(session: BatchSession): BatchPanel | undefined {
@@ -129,6 +134,44 @@ export class BatchManager implements vscode.Disposable {
     return this.launch({ dir: path.dirname(manifestPath), title, client, items, header, facts, options, prior: state });
   }
 
+  /**
+   * Opens the panel of a batch of an earlier window, read-only (issue: past batches could be listed after a reload
+   * but not reopened): its rows as its manifest left them, Export CSV, the grid and, when the connection is the
+   * batch's service, the billed amount. Nothing is sent or written; an unfinished one is resumed by the offer.
+   */
+  async showPast(manifestPath: string): Promise<BatchSession | undefined> {
+    const live = this.sessions.find((s) => s.manifestPath === manifestPath) ?? this.past.get(manifestPath);
+    if (live) {
+      this.ui.show(live);
+      return live;
+    }
+    const state = await readManifest(manifestPath);
+    const header = state.header;
+    if (!header) {
+      void vscode.window.showErrorMessage(`${manifestPath} has no batch header: it cannot be shown.`);
+      return undefined;
+    }
+    // The runner the view is built on needs a client, though it sends nothing.
+    const client = await this.client();
+    if (!client) return undefined;
+    const title = !header.source ? header.batchId : header.source.kind === 'files' ? `${header.source.paths.length} files` : vscode.workspace.asRelativePath(header.source.path);
+    const ended = state.events.some((e) => e.event === 'finished') ? (state.events.some((e) => e.event === 'cancelled') ? 'cancelled' : 'finished') : 'unfinished';
+    const manifest = await ManifestWriter.open(manifestPath);
+    const session = new BatchSession({
+      dir: path.dirname(manifestPath), title, client, items: [], header, prior: state, manifest, concurrency: 1,
+      guards: {}, secrets: () => this.d.clients().secrets(), outputs: this.d.settings, readOnly: { ended },
+    });
+    this.past.set(manifestPath, session);
+    const panel = this.ui.show(session);
+    panel.onDidClose(() => {
+      this.past.delete(manifestPath);
+      session.dispose();
+    });
+    // The bill of its hours, from the service it ran on only (another connection's billing is another account's).
+    if (ended !== 'unfinished' && client.settings.jobsBaseUrl === header.service) void session.readBilled();
+    return session;
+  }
+
   private async launch(a: { dir: string; title: string; client: ServiceClient; items: BatchItem[]; header: ManifestHeader; facts: BatchPlanFacts; options: StartOptions; prior?: ManifestState }): Promise<BatchSession> {
     const manifest = await ManifestWriter.open(path.join(a.dir, MANIFEST_FILE));
     const clients = this.d.clients();
@@ -158,15 +201,15 @@ export class BatchManager implements vscode.Disposable {
     });
   }
 
-  /** The job count and the range; asks above the setting (or with no range), else says what is sent. */
+  /**
+   * The endpoint, the job count and the range, always asked (anything that spends money asks first: a re-run of a
+   * folder whose range was under `batch.confirmAboveUsd` used to start at once, saying so only in the status bar).
+   * Above that setting the question also warns that the batch may cost more.
+   */
   private async confirm(what: string, facts: BatchPlanFacts, notes: string[]): Promise<boolean> {
     const limit = this.d.settings.batchConfirmAboveUsd();
     const text = [`${what}, ${facts.concurrency} at a time. Estimated cost: ${rangeText(facts.range, facts.price)}.`, ...notes].join(' ');
-    if (facts.range && facts.range.highUsd <= limit && notes.length === 0) {
-      void vscode.window.setStatusBarMessage(`$(run-all) ${text}`, 8000);
-      return true;
-    }
-    const why = facts.range ? ` It may cost more than $${limit} (serverlessGpu.batch.confirmAboveUsd).` : '';
+    const why = facts.range && facts.range.highUsd > limit ? ` It may cost more than ${formatUsd(limit)} (serverlessGpu.batch.confirmAboveUsd).` : '';
     const how = facts.range ? ` How: ${facts.range.how}.` : '';
     // A modal (issue 27 item 8): a toast that timed out left a batch that never started, and nothing said so.
     const send = await this.ui.confirm(text, `${why}${how}`.trim(), SEND);

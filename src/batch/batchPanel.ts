@@ -23,8 +23,6 @@ export interface BatchPanelActions {
   cancel(session: BatchSession): void;
   retryFailed(session: BatchSession): void;
   exportCsv(session: BatchSession): void;
-  /** Writes the pool price the bill implies to the user's settings (their choice: the panel's button). */
-  setPriceFromBill(session: BatchSession): void;
   resume(session: BatchSession): void;
   /** Two of its jobs side by side (the compare room). */
   compareRows(session: BatchSession, a: number, b: number): void;
@@ -49,7 +47,7 @@ export class BatchPanel implements vscode.Disposable {
 
   constructor(extensionUri: vscode.Uri, readonly session: BatchSession, actions: BatchPanelActions, logger: Logger) {
     // The batch's folder is the one extra root: the rows' thumbnails are its saved images, and nothing else.
-    this.panel = vscode.window.createWebviewPanel(BATCH_PANEL_VIEW_TYPE, `Batch: ${session.o.title}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, webviewOptions(extensionUri, vscode.Uri.file(session.o.dir)));
+    this.panel = vscode.window.createWebviewPanel(BATCH_PANEL_VIEW_TYPE, `Batch: ${session.name}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, webviewOptions(extensionUri, vscode.Uri.file(session.o.dir)));
     this.channel = new WebviewChannel(this.panel.webview, WebviewMessage, (m) => this.onMessage(m, actions), logger, HostMessage);
     this.panel.webview.html = renderWebviewHtml({
       webview: this.panel.webview,
@@ -103,8 +101,8 @@ export class BatchPanel implements vscode.Disposable {
       case 'exportCsv':
         actions.exportCsv(this.session);
         return;
-      case 'setPriceFromBill':
-        actions.setPriceFromBill(this.session);
+      case 'tuneEndpoint':
+        void vscode.commands.executeCommand('serverlessGpu.tuneEndpoint', this.session.endpointId);
         return;
       case 'compareRows':
         actions.compareRows(this.session, m.a, m.b);
@@ -184,7 +182,7 @@ export class BatchPanel implements vscode.Disposable {
 const PAGE = `<header>
   <div class="title-line"><h1 id="title">Batch</h1><span id="counts"></span><span id="spent"></span><span id="billed"></span></div>
   <div id="notice" hidden></div>
-  <div id="bill-check" hidden><span id="bill-words"></span> <button id="set-price" data-action="setPriceFromBill" hidden></button></div>
+  <div id="bill-check" hidden><span id="bill-words"></span> <button id="tune-endpoint" data-action="tuneEndpoint" title="See the endpoint's hours: workers, idle time and every job billed">Tune Endpoint…</button></div>
   <div class="toolbar">
     <button id="pause" data-action="pause">Pause</button>
     <button id="resume" data-action="resume" hidden>Resume</button>

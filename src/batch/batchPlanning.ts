@@ -51,7 +51,7 @@ export async function planBatch(p: PlanningInput): Promise<BatchPlanFacts> {
  * estimated with, the price is said: "unknown" only where no price is known either (issue 27 item 7).
  */
 export function rangeText(range: CostRange | undefined, price?: PricePerSecond): string {
-  if (!range && price) return `not known yet (no job of this endpoint has run here to learn how long one takes); each job is estimated at $${price.usdPerSecond.toPrecision(3)} per second it runs (${price.source})`;
+  if (!range && price) return `not known yet (no job of this endpoint has run here to learn how long one takes); each job is estimated at ${formatUsd(price.usdPerSecond)} per second it runs (${price.source})`;
   if (!range) return 'unknown (no earlier jobs of this endpoint to learn from, and no price for it)';
   return `${formatUsd(range.lowUsd)} to ${formatUsd(range.highUsd)} (estimate)`;
 }

@@ -51,9 +51,8 @@ export const BatchSummary = z.strictObject({
   /** After the batch: what the billing route says the endpoint was billed over its hours, and what that covers. */
   billed: z.optional(z.string()),
   billedHow: z.optional(z.string()),
-  /** The bill and the estimate differ by more than 25%: said in words, and the price the bill implies offered. */
+  /** The bill and the estimate differ by more than 25%: said in words, with why; Tune Endpoint… offered beside. */
   billCheck: z.optional(z.string()),
-  setPrice: z.optional(z.string()),
   /** Why the batch waits or is paused, when it does. */
   notice: z.optional(z.string()),
   /** The batch's life (core batchLife.ts): ready, sending, waiting, paused, cancelling, cancelled, finished. */
@@ -66,6 +65,8 @@ export const BatchSummary = z.strictObject({
   canResume: z.boolean(),
   canCancel: z.boolean(),
   canRetryFailed: z.boolean(),
+  /** What Retry Failed does now, or why it cannot (its tooltip): "No failed jobs: cancelled and not-sent jobs are not retried". */
+  retryTitle: z.string(),
 });
 export type BatchSummary = z.infer<typeof BatchSummary>;
 
@@ -84,7 +85,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('resume') }),
   z.strictObject({ type: z.literal('retryFailed') }),
   z.strictObject({ type: z.literal('exportCsv') }),
-  z.strictObject({ type: z.literal('setPriceFromBill') }),
+  /** Where the bill's money went: the endpoint's Tune panel (its hours, workers, idle time). */
+  z.strictObject({ type: z.literal('tuneEndpoint') }),
   /** The batch as a grid (issue 31): its own panel, src/batchGrid/. */
   z.strictObject({ type: z.literal('showGrid') }),
   /** Two rows selected (Ctrl/Cmd-click), compared side by side (issue 31: src/compare/). */

@@ -23,9 +23,13 @@ export async function askToCancel(session: BatchSession, confirm: Confirm): Prom
   const completed = session.rows().filter((r) => r.phase === 'ended' && r.status === 'COMPLETED').length;
   const jobs = stops === 1 ? '1 job' : `${stops} jobs`;
   const kept = completed === 1 ? '1 completed is kept' : `${completed} completed are kept`;
+  // Retry Failed runs failed jobs only (after a cancel too): it is promised only when there are some. The jobs this
+  // stops are not run again by anything (Pause keeps them for a Resume): said so, rather than a promise the
+  // disabled button then broke.
+  const failed = t.failed === 0 ? '' : ` ${t.failed === 1 ? 'The failed job stays failed' : `The ${t.failed} failed stay failed`}: Retry Failed can run ${t.failed === 1 ? 'it' : 'them'} later.`;
   return confirm(
     `Cancel ${jobs} on ${session.endpointId}? ${kept}.`,
-    'Jobs in the queue or running are cancelled on the service; jobs not sent yet are not sent. Retry Failed can run the failed ones later.',
+    `Jobs in the queue or running are cancelled on the service, and jobs not sent yet are not sent; none of them is run again (Pause keeps them for a Resume instead).${failed}`,
     CANCEL_BATCH,
   );
 }

@@ -35,7 +35,8 @@ export function rowStatus(row: JobRow): { text: string; group: RowGroup; live: b
     case 'unknown':
       return { text: 'Unknown (answer to /run lost)', group: 'failed', live: false };
     case 'skipped':
-      return { text: 'Skipped (batch cancelled)', group: 'stopped', live: false };
+      // The header's words for it ("2 not sent (batch cancelled)"): it never ran, nothing of it was cancelled.
+      return { text: 'Not sent (batch cancelled)', group: 'stopped', live: false };
     case 'lost':
       return { text: 'Lost (past retention)', group: 'failed', live: false };
     case 'active':

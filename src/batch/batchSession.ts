@@ -4,7 +4,7 @@
 // panel and the progress notification listen; nothing here draws.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { BatchRunner, rowsToCsv, type BatchTally, type BatchEvent, type BatchItem, type SavedBatchOutputs, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
+import { BatchRunner, batchName, rowsToCsv, type BatchTally, type BatchEvent, type BatchItem, type SavedBatchOutputs, type GuardLimits, type JobRow, type ManifestHeader, type ManifestState, type ManifestWriter } from '../core/batch';
 import { billedAmount, checkBill, type BillCheck, type BilledAmount, type PricePerSecond } from '../core/cost';
 import { parseOutputs } from '../core/outputs/outputs';
 import { saveJobOutputs } from '../core/outputs/saveOutputs';
@@ -37,6 +37,11 @@ export interface BatchSessionOptions {
   outputs: JobOutputSettings;
   /** The editor's learned durations: batch jobs are followed as single jobs are, and teach it too. */
   durations?: JobDurationModel;
+  /**
+   * A batch of an earlier window, opened from the Jobs view or Show Batch Panel after a reload: its rows as the
+   * manifest (`prior`) left them, never started, nothing sent or written; how it ended, from its manifest.
+   */
+  readOnly?: { ended: 'finished' | 'cancelled' | 'unfinished' };
 }
 
 export class BatchSession implements vscode.Disposable {
@@ -81,6 +86,7 @@ export class BatchSession implements vscode.Disposable {
       saveOutputs: (item, job) => this.save(item, job),
       ...(o.durations ? { wait: { durations: o.durations } } : {}),
     });
+    if (o.readOnly && o.prior) this.runner.showRows(o.prior);
     this.snap = this.read();
     this.runner.life.onChange(() => this.stateEmitter.fire());
     this.onDidChangeRow(() => this.changed());
@@ -107,11 +113,19 @@ export class BatchSession implements vscode.Disposable {
   private read(): BatchSnapshot {
     const life = this.runner.life;
     const t = this.runner.tally;
+    const past = this.o.readOnly;
+    // Shown, not run: no button that sends, stops or resumes (a resume is the Resume Batch offer's).
+    if (past) return { tally: { ...t }, state: past.ended === 'cancelled' ? 'cancelled' : 'finished', notice: this.notice, canPause: false, canResume: false, canCancel: false, canRetryFailed: false, active: false };
     return {
       tally: { ...t }, state: life.state.kind, notice: this.notice,
       canPause: life.canPause, canResume: life.canResume, canCancel: life.canCancel, canRetryFailed: life.canRetryFailed(t.failed) && !this.working,
       active: life.active || this.working,
     };
+  }
+
+  /** "batch (started 08:45:26)": what the user ran and when, telling two runs of one folder apart (tabs, picks, rows). */
+  get name(): string {
+    return batchName(this.o.title, this.o.header.createdAt);
   }
 
   get manifestPath(): string {
@@ -125,9 +139,11 @@ export class BatchSession implements vscode.Disposable {
 
   /** Why the batch waits (a 429, the service down), is paused or was cancelled, in words (its life's); undefined when it just runs. */
   get notice(): string | undefined {
+    const past = this.o.readOnly;
+    if (past) return `A batch of an earlier window, shown as its manifest left it${past.ended === 'cancelled' ? ' (cancelled)' : past.ended === 'unfinished' ? ' (unfinished: Resume Batch from the offer after a reload sends the rest)' : ''}.`;
     const s = this.runner.life.state;
     if (s.kind === 'waiting') return Date.now() < s.until ? s.message : undefined;
-    if (s.kind === 'paused' || s.kind === 'cancelling' || s.kind === 'cancelled') return this.runner.life.words;
+    if (s.kind === 'paused' || s.kind === 'cancelling' || s.kind === 'cancelled' || (s.kind === 'finished' && s.afterPause)) return this.runner.life.words;
     return undefined;
   }
 
@@ -137,6 +153,7 @@ export class BatchSession implements vscode.Disposable {
 
   /** The batch has ended (finished, or cancelled): nothing is still to send or to follow. */
   get finished(): boolean {
+    if (this.o.readOnly) return true;
     const k = this.runner.life.state.kind;
     return k === 'finished' || k === 'cancelled';
   }
@@ -186,7 +203,10 @@ export class BatchSession implements vscode.Disposable {
 
   resume(limits?: GuardLimits): void {
     if (limits) this.currentLimits = limits;
+    const idle = !this.working;
     this.runner.resume(limits);
+    // A resume with nothing to send ends the batch at once: its end is written and its bill read as any end's.
+    if (idle && this.finished) void this.track(Promise.resolve());
     this.stateEmitter.fire();
   }
 
@@ -223,7 +243,7 @@ export class BatchSession implements vscode.Disposable {
   }
 
   /** The billed amount beside the estimate: one billing request after the batch, over the hours its jobs ran. */
-  private async readBilled(): Promise<void> {
+  async readBilled(): Promise<void> {
     const rows = this.rows().filter((r) => r.submittedAt !== undefined);
     if (rows.length === 0) return;
     const from = Math.min(...rows.map((r) => r.submittedAt!));
@@ -232,7 +252,7 @@ export class BatchSession implements vscode.Disposable {
       this.billed = await billedAmount(this.o.client, this.endpointId, from, to);
       const t = this.tally();
       // Only an estimate can be off: reported costs are the service's own.
-      this.billCheck = t.estimated > 0 ? checkBill(this.billed.usd, t.usd, this.o.price) : undefined;
+      this.billCheck = t.estimated > 0 ? checkBill(this.billed.usd, t.usd, { endpointId: this.endpointId, cancelled: this.snapshot.state === 'cancelled' }) : undefined;
       this.stateEmitter.fire();
     } catch {
       // No billing scope, or the service cannot say yet: the estimate stays the only figure, as it is labelled.

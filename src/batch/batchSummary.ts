@@ -42,21 +42,41 @@ export function countsText(t: Readonly<BatchTally>): string {
   if (t.completed) parts.push(`${t.completed} completed`);
   if (t.failed) parts.push(`${t.failed} failed`);
   if (t.cancelled) parts.push(`${t.cancelled} cancelled`);
+  if (t.skipped) parts.push(`${t.skipped} not sent (batch cancelled)`);
   if (t.unknown) parts.push(`${t.unknown} unknown or lost`);
   if (t.running) parts.push(`${t.running} running`);
   if (t.notSent) parts.push(`${t.notSent} not sent`);
   return parts.join(' · ');
 }
 
-/** "Cost so far: $0.0170 (estimate)": every attempt of every job, the one amount every view says. */
-export function spentText(t: Readonly<BatchTally>): string {
+/**
+ * "Cost so far: $0.0170 (estimate)" while jobs are sent or followed, "Cost: $0.0170 (estimate)" once the batch has
+ * ended: every attempt of every job, the one amount every view says.
+ */
+export function spentText(t: Readonly<BatchTally>, ended = false): string {
   // max(0): float rounding as costs are taken away must never show "-0.0000".
-  return `Cost so far: ${formatUsd(Math.max(0, t.usd))}${t.estimated > 0 ? ' (estimate)' : ''}`;
+  return `${ended ? 'Cost' : 'Cost so far'}: ${formatUsd(Math.max(0, t.usd))}${t.estimated > 0 ? ' (estimate)' : ''}`;
+}
+
+/** Nothing is left to send or follow, and nothing waits for a resume: the batch's cost is final (until a retry). */
+function ended(s: BatchSnapshot): boolean {
+  return !s.active && (s.state === 'finished' || s.state === 'cancelled');
 }
 
 /** The notification's line: the same counts, amount and notice as the header of the same beat. */
 export function progressText(s: BatchSnapshot): string {
-  return `${countsText(s.tally)} · ${spentText(s.tally)}${s.notice ? ` · ${s.notice}` : ''}`;
+  return `${countsText(s.tally)} · ${spentText(s.tally, ended(s))}${s.notice ? ` · ${s.notice}` : ''}`;
+}
+
+/** Retry Failed's tooltip: what it will run, or why it is off (a cancel's dialog used to promise what it then refused). */
+export function retryTitle(s: BatchSnapshot): string {
+  const t = s.tally;
+  if (s.canRetryFailed) return `Run the ${t.failed === 1 ? 'failed job' : `${t.failed} failed jobs`} again (after a cancel too)`;
+  if (t.failed === 0) {
+    const stopped = t.cancelled + t.skipped;
+    return `No failed jobs to retry${stopped ? `: Retry Failed runs failed jobs only, not the ${stopped} stopped by Cancel Batch` : ''}`;
+  }
+  return 'Retry Failed runs once the batch has finished or was cancelled';
 }
 
 export function summaryOf(session: SummarySource): BatchSummary {
@@ -66,11 +86,10 @@ export function summaryOf(session: SummarySource): BatchSummary {
     title: `${session.o.title} on ${session.endpointId}`,
     total: t.total,
     counts: countsText(t),
-    spent: spentText(t),
+    spent: spentText(t, ended(s)),
     ...(s.notice ? { notice: s.notice } : {}),
     ...(session.billed ? { billed: `Billed: ${formatUsd(session.billed.usd)}`, billedHow: session.billed.note } : {}),
     ...(session.billCheck ? { billCheck: session.billCheck.words } : {}),
-    ...(session.billCheck?.suggested ? { setPrice: `Set ${session.billCheck.suggested.pool} to $${session.billCheck.suggested.usdPerSecond}/s (from the bill)` } : {}),
     state: s.state,
     paused: s.state === 'paused',
     running: s.active,
@@ -78,5 +97,6 @@ export function summaryOf(session: SummarySource): BatchSummary {
     canResume: s.canResume,
     canCancel: s.canCancel,
     canRetryFailed: s.canRetryFailed,
+    retryTitle: retryTitle(s),
   };
 }

@@ -16,7 +16,6 @@ export interface BatchUiDeps {
   logger: Logger;
   history: HistoryStore;
   panels: { open(key: string, options?: { preserveFocus?: boolean }): void };
-  settings: { setGpuPrice(pool: string, usdPerSecond: number): Promise<void> };
 }
 
 export const RAISE_AND_RESUME = 'Double the Limit and Resume';
@@ -90,7 +89,8 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
         listener.dispose();
       }
       const t = session.snapshot.tally;
-      if (session.finished) void vscode.window.showInformationMessage(`Batch ${session.o.title} on ${session.endpointId}: ${countsText(t)}. ${spentText(t)}.`);
+      const notice = session.notice;
+      if (session.finished) void vscode.window.showInformationMessage(`Batch ${session.o.title} on ${session.endpointId}: ${countsText(t)}. ${spentText(t, true)}.${notice ? ` ${notice}` : ''}`);
       if (session.finished) void this.askAboutUnknown(session);
     });
   }
@@ -141,20 +141,14 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
   }
 
   resume(session: BatchSession): void {
+    const following = session.running;
     session.resume();
+    // Nothing was being followed (everything had ended): the end is said as any batch's end is.
+    if (!following) this.follow(session, session.untilIdle());
   }
 
   retryFailed(session: BatchSession): void {
     this.follow(session, session.retryFailed());
-  }
-
-  setPriceFromBill(session: BatchSession): void {
-    const s = session.billCheck?.suggested;
-    if (!s) return;
-    void this.d.settings.setGpuPrice(s.pool, s.usdPerSecond).then(
-      () => void vscode.window.showInformationMessage(`Your price of ${s.pool} is now $${s.usdPerSecond}/s (serverlessGpu.batch.gpuPrices, user settings): estimates use it from now on.`),
-      (e: unknown) => void vscode.window.showErrorMessage(`The price was not saved: ${e instanceof Error ? e.message : String(e)}`),
-    );
   }
 
   exportCsv(session: BatchSession): void {

@@ -56,7 +56,7 @@ export function registerBatches(deps: BatchDeps, logger: Logger): { disposables:
   const disposables: vscode.Disposable[] = [
     { dispose: () => { groups?.dispose(); manager?.dispose(); } },
     changed,
-    ...registerBatchCommands(managerOf, () => manager?.sessions ?? []),
+    ...registerBatchCommands(managerOf, () => manager?.sessions ?? [], async () => (manager || batchesOnDisk ? groupsOf().listed() : [])),
     // By language too (issue 32): VS Code's JSON Lines language is what `onLanguage:jsonl` activates on, and a
     // provider selected by its language is asked for a restored editor of that language as soon as it registers.
     vscode.languages.registerCodeLensProvider([{ language: 'jsonl' }, { pattern: '**/*.jsonl' }, { pattern: deps.inputFilePattern() }], lens),

@@ -90,7 +90,7 @@ function actions(d: GridDeps): GridPanelActions {
 
 /** The batches of this window first, then any batch.jsonl under the outputs folders. */
 async function pickBatch(d: GridDeps): Promise<string | undefined> {
-  const running = d.manager().sessions.map((s) => ({ label: s.o.title, description: s.batchId, manifest: s.manifestPath }));
+  const running = d.manager().sessions.map((s) => ({ label: s.name, description: s.endpointId, manifest: s.manifestPath }));
   const found = (await Promise.all(d.outputRoots().map((root) => vscode.workspace.findFiles(new vscode.RelativePattern(root, 'batches/*/batch.jsonl'), undefined, 200)))).flat();
   // The outputs roots may name one folder more than once (a workspace's own and the fallback): one item a batch.
   const unique = [...new Map(found.map((u) => [u.fsPath, u])).values()];

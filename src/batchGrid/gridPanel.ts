@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { JobRow } from '../core/batch';
+import { batchNameFromId } from '../core/batch/batchName';
 import { ManifestFollower } from '../core/grid/manifestFollower';
 import { arrangeGrid, chooseAxes, cornerJobs, valuesOf, type GridKey } from '../core/grid/gridAxes';
 import type { Logger } from '../core/log';
@@ -58,7 +59,7 @@ export class GridPanel implements vscode.Disposable {
     this.follower = new ManifestFollower(manifestPath);
     const options = webviewOptions(extensionUri, vscode.Uri.file(this.dir));
     if (restored) restored.webview.options = options;
-    this.panel = restored ?? vscode.window.createWebviewPanel(GRID_VIEW_TYPE, `Grid: ${path.basename(this.dir)}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { ...options, retainContextWhenHidden: false });
+    this.panel = restored ?? vscode.window.createWebviewPanel(GRID_VIEW_TYPE, `Grid: ${batchNameFromId(path.basename(this.dir)) ?? path.basename(this.dir)}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { ...options, retainContextWhenHidden: false });
     this.channel = new WebviewChannel(this.panel.webview, WebviewMessage, (m) => this.onMessage(m), logger, HostMessage);
     this.panel.webview.html = renderWebviewHtml({
       webview: this.panel.webview,

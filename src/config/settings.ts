@@ -153,12 +153,8 @@ export class Settings implements vscode.Disposable {
     const streak = Math.floor(nonNegative(this.anyScope<number>(SettingKeys.batchFailureStreak, 5), 5));
     return { ...(perBatch > 0 ? { maxUsd: perBatch } : {}), ...(perHour > 0 ? { maxUsdPerHour: perHour } : {}), ...(streak > 0 ? { failureStreak: streak } : {}) };
   }
-  /** The user's GPU prices (pool id -> USD per second), valid entries only. */
-  /** Sets one pool's price in the user's settings (what the user chose from a batch's bill). */
-  async setGpuPrice(pool: string, usdPerSecond: number): Promise<void> {
-    await this.config().update(SettingKeys.batchGpuPrices, { ...this.batchGpuPrices(), [pool]: usdPerSecond }, vscode.ConfigurationTarget.Global);
-  }
-
+  /** The user's GPU prices (pool id -> USD per second), valid entries only. Only the user writes them: no price
+   *  is ever learned from a bill (docs/batches.md). */
   batchGpuPrices(): Record<string, number> {
     const v = this.userOnly<unknown>(SettingKeys.batchGpuPrices);
     if (!v || typeof v !== 'object') return {};

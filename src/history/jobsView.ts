@@ -78,6 +78,8 @@ export interface BatchGroup {
   jobs(): JobRecord[];
   /** What a click on one of its jobs runs. */
   open(record: JobRecord): vscode.Command;
+  /** Its manifest: Show Batch Panel on the row opens the batch's panel (read-only for an earlier window's). */
+  manifestPath?: string;
 }
 
 /** The batches of this workspace (those of this window and those on disk), told when they change. */

@@ -331,4 +331,46 @@ suite('batch', () => {
     rig.api.batches.manager.ui.cancel(session);
     await toEnd(session);
   });
+
+  // The walk's second batch of a folder started at once, with no question (its range was under confirmAboveUsd):
+  // anything that spends money asks first, a re-run too. The endpoint may be remembered; the question may not.
+  test('re-running a folder batch asks again, in the modal, with the endpoint, the job count and the estimate', async function () {
+    this.timeout(120_000);
+    const folder = imageInputs('batch-again', 2);
+    const uri = vscode.Uri.file(folder);
+    await rig.toEnd(await rig.start({ kind: 'folder', path: folder }, 'fast'));
+    await rig.api.memory.rememberEndpoint(uri, 'fast');
+    const asked = rig.asked.length;
+    const sentBefore = rig.runsOn('fast');
+    const session = await vscode.commands.executeCommand<BatchSession | undefined>('serverlessGpu.runBatch', uri, [uri]);
+    assert.equal(rig.asked.length, asked + 1, 'asked, though the range is known and far under the setting');
+    const [message, detail, action] = rig.asked.at(-1)!;
+    assert.match(message!, /^2 jobs from batch-again to fast, \d+ at a time\. Estimated cost: \$[\d.]+ to \$[\d.]+ \(estimate\)\.$/);
+    assert.doesNotMatch(detail!, /may cost more/, 'under the setting: no warning, but still the question');
+    assert.equal(action, 'Send');
+    assert.ok(session, 'sent after Send');
+    await rig.toEnd(session);
+    assert.equal(rig.runsOn('fast') - sentBefore, 2);
+  });
+
+  // The walk's folder batch of 10 on flux-dev, paused at "6 of 10 done · 4 running": all ten completed, and the
+  // header kept "Paused: Paused from the Batch panel." with Resume; no completion notice, no bill, no `finished`.
+  test('paused after its last job was sent: it finishes when that job ends, says so, writes finished and reads the bill', async function () {
+    this.timeout(120_000);
+    const session = await rig.start({ kind: 'folder', path: imageInputs('paused-after-last', 4) }, 'img', { concurrency: 4 });
+    await eventually(() => (session.tally().notSent === 0 && session.tally().running > 0) || undefined, 'every job sent, some running');
+    rig.api.batches.manager.ui.show(session);
+    session.pause();
+    assert.equal(session.snapshot.state === 'paused' || session.runner.life.state.kind === 'paused', true, 'paused while the last jobs run');
+    await rig.toEnd(session);
+    assert.equal(session.tally().completed, 4);
+    const summary = await eventually(() => {
+      const last = rig.api.batches.manager.panelOf(session)?.lastSummary;
+      return last?.state === 'finished' ? last : undefined;
+    }, 'the header to say finished');
+    assert.match(summary.notice ?? '', /^Finished: every job had been sent before the pause/);
+    assert.equal(summary.canPause || summary.canResume || summary.canCancel, false, 'no Pause, Resume or Cancel Batch left');
+    assert.match(summary.spent, /^Cost: /);
+    await eventually(() => fs.readFileSync(session.manifestPath, 'utf8').includes('"event":"finished"') || undefined, 'finished written to batch.jsonl');
+  });
 });

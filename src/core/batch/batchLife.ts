@@ -7,6 +7,7 @@
 //   sending | waiting --pause(user | guard | error)--> paused --resume--> sending
 //   sending | waiting | paused --cancel--> cancelling --idle--> cancelled
 //   sending | waiting --idle--> finished
+//   paused --idle--> finished (the pause came after the last job was sent: nothing was left to hold back)
 //   finished | cancelled --retryFailed | resendUnknown--> sending (a run of its own: `run` says which)
 //
 // Everything else is refused (the transition returns false and nothing changes): a finished or cancelled batch
@@ -31,7 +32,7 @@ export type BatchState =
   | { kind: 'paused'; run: BatchRun; by: PausedBy; reason: PauseReason; message: string; id: number }
   | { kind: 'cancelling' }
   | { kind: 'cancelled' }
-  | { kind: 'finished' };
+  | { kind: 'finished'; afterPause?: boolean };
 
 export type BatchStateKind = BatchState['kind'];
 
@@ -88,10 +89,16 @@ export class BatchLife {
     return this.go({ kind: 'cancelling' });
   }
 
-  /** Nothing is left to send or to follow (the runner's slots all stopped). */
+  /**
+   * Nothing is left to send or to follow (the runner's slots all stopped). A paused batch whose every job was sent
+   * before the pause finishes too when its last job ends: a pause holds back sending, and nothing was left to hold
+   * (it stayed "Paused" with a Resume that did nothing, and never said it had finished). The runner calls this
+   * only with nothing left to send.
+   */
   idle(): boolean {
     if (this.s.kind === 'cancelling') return this.go({ kind: 'cancelled' });
     if (this.s.kind === 'sending' || this.s.kind === 'waiting') return this.go({ kind: 'finished' });
+    if (this.s.kind === 'paused') return this.go({ kind: 'finished', afterPause: true });
     return false;
   }
 
@@ -156,7 +163,7 @@ export class BatchLife {
       case 'cancelled':
         return 'Cancelled';
       case 'finished':
-        return 'Finished';
+        return this.s.afterPause ? 'Finished: every job had been sent before the pause, and all have ended.' : 'Finished';
     }
   }
 

@@ -17,7 +17,7 @@ import { watchBatchQueue, type QueueWatch } from './queueWatch';
 import { newAttempt } from './rowCost';
 import { followBatchJob } from './followBatchJob';
 import { FAILED_STATUSES, jobEnd } from './jobEnd';
-import { countPhases } from './manifestFile';
+import { countPhases, type ManifestState } from './manifestFile';
 import type { JobRow } from './manifestFormat';
 import type { BatchEvent, BatchRunnerOptions } from './runnerOptions';
 import { retryableOnService } from './retryRoute';
@@ -76,6 +76,11 @@ export class BatchRunner {
     return this.whenIdle();
   }
 
+  /** A batch of an earlier window, shown and never run: its rows as its manifest left them (nothing written). */
+  showRows(prior: ManifestState): void {
+    for (const row of prior.rows.values()) this.rows.adopt(row);
+  }
+
   /** Stops listening to the client (the batch is closed; its runner is not used again). */
   dispose(): void {
     this.queue?.stop();
@@ -111,6 +116,9 @@ export class BatchRunner {
     if (!this.gate.resume()) return;
     void this.o.manifest.write({ type: 'event', at: this.clock.now(), event: 'resumed' }).catch(() => undefined);
     this.o.onEvent?.({ kind: 'resumed' });
+    // Nothing to send and nothing followed: the resume finishes the batch (it stayed "Running" with Pause and
+    // Cancel Batch offered, and Cancel asked to cancel 0 jobs).
+    if (this.slots === 0) this.ensureSlots();
   }
 
   /** Resolves when every slot has stopped (all work done, or everything left waits for a resume). */
@@ -176,7 +184,8 @@ export class BatchRunner {
     const waiters = this.idleWaiters;
     this.idleWaiters = [];
     this.queue?.stop();
-    this.life.idle();
+    // A paused batch with work still to send waits for its resume; with none left, it has ended (batchLife.ts).
+    if (!(this.life.paused && this.work.length > 0)) this.life.idle();
     this.o.onEvent?.({ kind: 'idle', counts: countPhases({ rows: new Map([...this.rows.all()].map((r) => [r.index, r])) }) });
     for (const w of waiters) w();
   }

@@ -1,8 +1,10 @@
 // A batch's counts and spend (issues 23 and 27), kept row by row by BatchRows as rows change, in step with its map
 // of rows: the one place the panel's header, the progress notification, a guard's question, the CSV's total line
 // and the manifest's reader get their numbers from (counting 10,000 rows several times a second cost a batch that
-// size ~1.5 s of the extension host). Every row is in exactly one of completed, failed, cancelled, unknown,
-// running and not sent, so the parts add up to the total; a job's cost is the sum of its attempts.
+// size ~1.5 s of the extension host). Every row is in exactly one of completed, failed, cancelled, skipped, unknown,
+// running and not sent, so the parts add up to the total; a job's cost is the sum of its attempts. A job a cancel
+// stopped before it was sent is `skipped`, "not sent (batch cancelled)", never counted as cancelled: the header
+// said "10 cancelled" beside two rows that read otherwise.
 import type { JobRow } from './manifestFormat';
 import { rowCost, rowUsd } from './rowCost';
 
@@ -15,8 +17,10 @@ export interface BatchTally {
   completed: number;
   /** Ended FAILED, TIMED_OUT or REJECTED (stays so until retried). */
   failed: number;
-  /** Ended CANCELLED on the service, or skipped (cancelled before it was sent). */
+  /** Ended CANCELLED on the service. */
   cancelled: number;
+  /** Never sent: the batch was cancelled first. */
+  skipped: number;
   /** Its /run answer was lost, or the service forgot it: the batch cannot tell its end. */
   unknown: number;
   /** Sent (or being sent) and not ended. */
@@ -34,7 +38,7 @@ export interface BatchTally {
 }
 
 export function emptyTally(): BatchTally {
-  return { total: 0, done: 0, completed: 0, failed: 0, cancelled: 0, unknown: 0, running: 0, notSent: 0, ended: 0, usd: 0, estimated: 0, priced: 0, pricedUsd: 0 };
+  return { total: 0, done: 0, completed: 0, failed: 0, cancelled: 0, skipped: 0, unknown: 0, running: 0, notSent: 0, ended: 0, usd: 0, estimated: 0, priced: 0, pricedUsd: 0 };
 }
 
 /** Adds one row's part to `t` (sign 1) or takes it away (-1). */
@@ -49,7 +53,7 @@ export function countRow(t: BatchTally, r: JobRow, sign: 1 | -1): void {
   } else if (r.phase === 'active' || r.phase === 'submitting') t.running += sign;
   else if (r.phase === 'pending') t.notSent += sign;
   else if (r.phase === 'skipped') {
-    t.cancelled += sign;
+    t.skipped += sign;
     t.done += sign;
   } else {
     t.unknown += sign;

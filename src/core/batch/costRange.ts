@@ -48,7 +48,7 @@ export function estimateBatchCost(input: CostRangeInput): CostRange | undefined 
   const perSecond = price.usdPerSecond;
   const parts = [
     `${n} jobs x ${(lowMs / 1000).toFixed(1)} to ${(highMs / 1000).toFixed(1)} s (the endpoint's last ${durations.samples} jobs)`,
-    `x $${perSecond.toPrecision(3)}/s (${price.source})`,
+    `x ${formatUsd(perSecond)}/s (${price.source})`,
   ];
   if (overheadSeconds > 0) parts.push(`; the high end adds ${overheadSeconds.toFixed(0)} s of worker start, idle and round-up time for ${workers} workers`);
   return {

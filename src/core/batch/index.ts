@@ -14,3 +14,4 @@ export { type SavedBatchOutputs } from './jobEnd';
 export { type PauseReason, type WaitReason } from './batchGate';
 export { type GuardLimits, type GuardTrip } from './guards';
 export { defaultConcurrency } from './concurrency';
+export { batchName, batchNameFromId, startedWords } from './batchName';

@@ -2,6 +2,7 @@
 // service bills every attempt, so the row keeps what the earlier attempts cost (`earlierAttemptsUsd`) beside the
 // last attempt's own cost. The tally, the panel's row, the CSV and the spend guard all read it from here.
 import type { SavedCost } from '../cost/costText';
+import { formatUsd } from '../billing/usd';
 import type { JobRow } from './manifestFormat';
 
 /** The row's cost over all its attempts, as a cost line shows it; undefined when nothing is known of any attempt. */
@@ -11,12 +12,12 @@ export function rowCost(row: Pick<JobRow, 'cost' | 'earlierAttemptsUsd' | 'retri
   const last = row.cost?.usd;
   const usd = earlier + (last ?? 0);
   const attempts = (row.retries ?? 0) + 1;
-  const lastWords = last === undefined ? 'the last one not known yet' : `the last $${last.toFixed(5)}`;
+  const lastWords = last === undefined ? 'the last one not known yet' : `the last ${formatUsd(last)}`;
   return {
     // The earlier attempts' part is an estimate unless every part was reported: say "est." unless sure.
     kind: row.cost?.kind === 'reported' ? 'reported' : 'estimate',
     usd,
-    how: `${attempts} attempts, each billed: the earlier ones $${earlier.toFixed(5)}, ${lastWords}${row.cost?.how ? ` (${row.cost.how})` : ''}`,
+    how: `${attempts} attempts, each billed: the earlier ones ${formatUsd(earlier)}, ${lastWords}${row.cost?.how ? ` (${row.cost.how})` : ''}`,
   };
 }
 

@@ -44,7 +44,7 @@ export function jobCost(job: Pick<Job, 'output' | 'executionTime'>, price: Price
   return {
     kind: 'estimate',
     usd: seconds * price.usdPerSecond,
-    how: `estimate: ${seconds.toFixed(2)} s of execution x $${price.usdPerSecond.toPrecision(3)}/s (${price.source}); the worker's start and idle time are billed to the worker, not counted here`,
+    how: `estimate: ${seconds.toFixed(2)} s of execution x ${formatUsd(price.usdPerSecond)}/s (${price.source}); the worker's start and idle time are billed to the worker, not counted here`,
   };
 }
 

@@ -4,6 +4,7 @@
 // (a setting): prices change, and accounts have their own.
 import type { ServerlessEndpoint } from '../serverless/schemas';
 import type { PricePerSecond } from './jobCost';
+import { formatUsd } from '../billing/usd';
 
 export const DEFAULT_GPU_PRICES: Readonly<Record<string, { usdPerSecond: number; name: string }>> = {
   AMPERE_16: { usdPerSecond: 0.00016, name: 'A4000 / A4500 / RTX 4000' },
@@ -36,7 +37,7 @@ export function priceFromTable(endpoint: Pick<ServerlessEndpoint, 'gpu'>, overri
     usdPerSecond: best.usd * count,
     pool: best.pool,
     gpus: count,
-    source: `${best.own ? 'your price table' : 'price table'}: ${name} (${best.pool}) $${best.usd}/s${gpus}`,
+    source: `${best.own ? 'your price table' : 'price table'}: ${name} (${best.pool}) ${formatUsd(best.usd)}/s${gpus}`,
   };
 }
 
@@ -61,7 +62,7 @@ export function priceFromCatalog(
   }
   if (!best) return undefined;
   const gpus = count > 1 ? ` x ${count} GPUs` : '';
-  const what = best.own ? `your price table: ${best.pool} $${best.usd}/s` : `the service's GPU catalog: ${best.pool} $${catalogPerHour.get(best.pool)}/h = $${best.usd.toPrecision(3)}/s`;
+  const what = best.own ? `your price table: ${best.pool} ${formatUsd(best.usd)}/s` : `the service's GPU catalog: ${best.pool} $${catalogPerHour.get(best.pool)}/h = ${formatUsd(best.usd)}/s`;
   return { usdPerSecond: best.usd * count, source: `${what}${gpus}` };
 }
 

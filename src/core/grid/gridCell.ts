@@ -26,7 +26,7 @@ export function cellStatus(row: JobRow): { text: string; done: boolean; failed: 
     case 'unknown':
       return { text: 'Unknown (answer to /run lost)', done: false, failed: true };
     case 'skipped':
-      return { text: 'Skipped (batch cancelled)', done: false, failed: false };
+      return { text: 'Not sent (batch cancelled)', done: false, failed: false };
     case 'lost':
       return { text: 'Lost (past retention)', done: false, failed: true };
     case 'ended': {

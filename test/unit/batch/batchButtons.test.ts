@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { batchConfig, inputs, startRig } from './batchHarness';
 import type { BatchRunner } from '../../../src/core/batch/batchRunner';
 import type { JobRow } from '../../../src/core/batch/manifestFormat';
+import { countsText, retryTitle } from '../../../src/batch/batchSummary';
+import { rowView } from '../../../src/batch/batchRowView';
 
 type Button = 'Pause' | 'Cancel' | 'Resume' | 'Retry Failed';
 const BUTTONS: Button[] = ['Pause', 'Cancel', 'Resume', 'Retry Failed'];
@@ -86,7 +88,7 @@ describe('a batch\'s buttons in every order', async () => {
         assert.ok(!r.jobId && !r.previousJobIds && !sent.has(r.index), `row ${r.index} was sent: it cannot be "skipped"`);
       }
       const t = runner.tally;
-      assert.equal(t.completed + t.failed + t.cancelled + t.unknown + t.running + t.notSent, t.total, 'the parts add up');
+      assert.equal(t.completed + t.failed + t.cancelled + t.skipped + t.unknown + t.running + t.notSent, t.total, 'the parts add up');
       assert.equal(t.running, 0);
       // The user's last word: Retry Failed now runs every failed row again, after a cancel as after the end.
       const before: JobRow[] = runner.rowList();
@@ -115,6 +117,38 @@ describe('a batch\'s end, money and statuses', async () => {
     assert.equal(runner.life.state.kind, 'finished', 'a finished batch has nothing to cancel');
     await runner.retryFailed();
     assert.deepEqual(runner.rowList().map((r) => `${r.phase} ${r.status} ${r.retries}`), Array(6).fill('ended FAILED 1'));
+  });
+
+  test('paused after its last job was sent: the batch finishes when that job ends, and says so', async () => {
+    // The walk's flux-dev folder of 10, paused at "6 of 10 done · 4 running": all 10 completed, and the batch
+    // stayed "Paused: Paused from the Batch panel." with a Resume that did nothing.
+    const { runner, events } = await rig.runner('img', inputs(10), { concurrency: 4 });
+    const done = runner.start();
+    while (runner.tally.notSent > 0 || runner.tally.running === 0) await delay(10);
+    runner.pause('Paused from the Batch panel.');
+    assert.equal(runner.life.state.kind, 'paused');
+    await Promise.race([done, delay(15_000)]);
+    assert.equal(runner.tally.completed, 10);
+    assert.equal(runner.life.state.kind, 'finished', 'every job ended: finished, not paused');
+    assert.match(runner.life.words, /^Finished: every job had been sent before the pause/);
+    assert.equal(runner.life.canResume || runner.life.canPause || runner.life.canCancel, false, 'no Resume, Pause or Cancel Batch left');
+    assert.equal(events.at(-1)?.kind, 'idle');
+  });
+
+  test('Cancel with 8 running and 2 not sent: the header says 8 cancelled and 2 not sent, as the rows do', async () => {
+    // The walk's third batch: "10 of 10 done · 10 cancelled" above two rows reading "Skipped (batch cancelled)",
+    // and a disabled Retry Failed after a dialog that promised it.
+    const { runner } = await rig.runner('slow', inputs(10), { concurrency: 8 });
+    const done = runner.start();
+    while (runner.rowList().filter((r) => r.phase === 'active').length < 8) await delay(10);
+    await runner.cancel();
+    await done;
+    const t = runner.tally;
+    assert.equal(countsText(t), '10 of 10 done · 8 cancelled · 2 not sent (batch cancelled)');
+    assert.deepEqual(runner.rowList().filter((r) => r.phase === 'skipped').map((r) => rowView(r).status), ['Not sent (batch cancelled)', 'Not sent (batch cancelled)']);
+    const snapshot = { tally: t, state: runner.life.state.kind, notice: undefined, canPause: false, canResume: false, canCancel: false, canRetryFailed: runner.life.canRetryFailed(t.failed), active: false };
+    assert.equal(snapshot.canRetryFailed, false);
+    assert.equal(retryTitle(snapshot), 'No failed jobs to retry: Retry Failed runs failed jobs only, not the 10 stopped by Cancel Batch');
   });
 
   test('Cancel mid-batch, then Retry Failed: the failed rows run again, the skipped stay skipped', async () => {

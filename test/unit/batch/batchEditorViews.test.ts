@@ -27,6 +27,7 @@ describe('batch rows as the panel shows them', () => {
     assert.equal(rowView(row(0, { phase: 'ended', status: 'CANCELLED' })).group, 'stopped');
     assert.equal(rowView(row(0, { phase: 'unknown' })).group, 'failed');
     assert.equal(rowView(row(0, { phase: 'skipped' })).group, 'stopped');
+    assert.equal(rowView(row(0, { phase: 'skipped' })).status, 'Not sent (batch cancelled)', 'the header\'s words for it');
   });
 
   test('times in the one duration format; a cost says whether it is an estimate, and how it was made', () => {
@@ -89,6 +90,7 @@ describe('batch rows as the panel shows them', () => {
     };
     assert.equal(countsText(t), '2 of 4 done · 1 completed · 1 failed · 1 running · 1 not sent');
     assert.equal(spentText(t), 'Cost so far: $0.0120 (estimate)');
+    assert.equal(spentText(t, true), 'Cost: $0.0120 (estimate)', 'a batch that has ended says what it cost, not "so far"');
     change(2, row(2, { phase: 'ended', status: 'COMPLETED', cost: { kind: 'reported', usd: 0.001, how: '' } }));
     change(3, row(3, { phase: 'active', status: 'IN_QUEUE' }));
     assert.deepEqual(kept, tally(rows));
@@ -109,8 +111,8 @@ describe('batch rows as the panel shows them', () => {
       row(3, { phase: 'skipped' }),
       row(4, { phase: 'unknown' }),
     ]);
-    assert.equal(countsText(t), '5 of 5 done · 1 completed · 3 cancelled · 1 unknown or lost');
-    assert.equal(t.completed + t.failed + t.cancelled + t.unknown + t.running + t.notSent, t.total);
+    assert.equal(countsText(t), '5 of 5 done · 1 completed · 1 cancelled · 2 not sent (batch cancelled) · 1 unknown or lost');
+    assert.equal(t.completed + t.failed + t.cancelled + t.skipped + t.unknown + t.running + t.notSent, t.total);
   });
 
   test('the runner\'s tally, kept as rows change, is the tally of its rows counted afresh', async () => {
@@ -146,6 +148,8 @@ describe('what the editor learns of an endpoint before sending', () => {
     assert.equal(first.range, undefined, 'no durations learned yet: no range, never a made-up one');
     assert.match(rangeText(first.range), /^unknown/, 'nothing known: unknown');
     assert.match(rangeText(first.range, first.price), /^not known yet .* \$0\.000310 per second it runs \(price table: RTX 4090 \(ADA_24\)/, 'a price known: said, never "unknown"');
+    // One sentence, one money format (issue 32): it said "$0.000310 per second" and "$0.00031/s" side by side.
+    assert.match(rangeText(first.range, first.price), /\$0\.000310 per second it runs \(price table: RTX 4090 \(ADA_24\) \$0\.000310\/s\)$/);
     for (let i = 0; i < 5; i++) durations.record(durationKey(rig.client.settings.jobsBaseUrl, 'img'), 20, 300);
     const second = await planBatch({ ...input, gpuPrices: { ADA_24: 0.001 } });
     assert.match(second.price!.source, /your price table/);

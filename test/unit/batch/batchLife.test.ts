@@ -38,7 +38,8 @@ const TABLE: Record<BatchStateKind, Partial<Record<Event, BatchStateKind>>> = {
   ready: { start: 'sending' },
   sending: { wait: 'waiting', pauseUser: 'paused', pauseGuard: 'paused', cancel: 'cancelling', idle: 'finished' },
   waiting: { wait: 'waiting', waited: 'sending', pauseUser: 'paused', pauseGuard: 'paused', cancel: 'cancelling', idle: 'finished' },
-  paused: { resume: 'sending', cancel: 'cancelling' },
+  // A pause after the last job was sent: when that job ends, the batch has finished (it stayed Paused for ever).
+  paused: { resume: 'sending', cancel: 'cancelling', idle: 'finished' },
   cancelling: { idle: 'cancelled' },
   cancelled: { retryFailed: 'sending', resendUnknown: 'sending' },
   finished: { retryFailed: 'sending', resendUnknown: 'sending' },

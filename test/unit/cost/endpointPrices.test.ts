@@ -101,7 +101,7 @@ describe('EndpointPrices', () => {
 
   test('a batch and a single job resolve a price the same way (endpointPrice)', () => {
     assert.equal(endpointPrice(undefined, { ADA_24: 1 }), undefined, 'no shape, no price: never a made-up one');
-    assert.equal(endpointPrice({ gpu: { pools: ['AMPERE_80'], count: 2 } }, {})?.source, 'price table: A100 80GB (AMPERE_80) $0.00076/s x 2 GPUs');
+    assert.equal(endpointPrice({ gpu: { pools: ['AMPERE_80'], count: 2 } }, {})?.source, 'price table: A100 80GB (AMPERE_80) $0.000760/s x 2 GPUs');
   });
 
   test('the service\'s GPU catalog prices an estimate when it was read, the table is the fallback, and the source says which', async () => {
@@ -118,7 +118,7 @@ describe('EndpointPrices', () => {
     const hourly = (await client.listGpuTypes()).gpus.filter((g) => g.pool === 'ADA_48_PRO').map((g) => g.price.serverless!)[0]!;
     assert.equal(fromCatalog.usdPerSecond, Math.round((hourly / 3600) * 1e10) / 1e10);
     assert.equal(fromCatalog.source, `the service's GPU catalog: ADA_48_PRO $${hourly}/h = $${fromCatalog.usdPerSecond.toPrecision(3)}/s`);
-    assert.match(prices.priceOf(service, 'ded', { ADA_48_PRO: 0.001 })!.source, /^your price table: ADA_48_PRO \$0\.001\/s/, 'the user\'s own price still wins');
+    assert.match(prices.priceOf(service, 'ded', { ADA_48_PRO: 0.001 })!.source, /^your price table: ADA_48_PRO \$0\.00100\/s/, 'the user\'s own price still wins');
     // A pool the catalog does not price: the table, as before.
     const perHour = new Map([['ADA_48_PRO', 2]]);
     assert.match(endpointPrice({ gpu: { pools: ['ADA_48_PRO', 'AMPERE_48'] } }, {}, perHour)!.source, /^price table: /);
