@@ -3,6 +3,7 @@
 // its first pool's catalog price unless it sets a price on purpose, so the price the extension reads (the REST v2
 // GPU catalog, or its price table) is the price of every billed GPU-second. The demo's flux-dev once set
 // $0.00076/s on ADA_48_PRO ($0.00053/s): its batches were billed 43% over their estimate.
+import { scaleDownMsOf } from '../../src/core/serverless/scaleDown';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { moveClock, request, startEmulator, type Emulator } from './harness';
@@ -87,7 +88,8 @@ describe('the demo bills what the extension estimates', () => {
     const durations = { executionMs: mean, executionSpreadMs: Math.max(...executions.map((x) => Math.abs(x - mean))), queueMs: 0, queueSpreadMs: 0, samples: executions.length };
     const range = estimateBatchCost({
       jobs: JOBS, durations, price, workers: Math.min(defaultConcurrency(endpoint.workers.max), endpoint.workers.max),
-      idleTimeoutMs: endpoint.workers.idleTimeout * 1000,
+      // REQUEST_COUNT (flux-dev): no idleTimeout in the response; the platform's own scale-down applies.
+      idleTimeoutMs: scaleDownMsOf(endpoint),
     })!;
     assert.ok(range.lowUsd <= totals.gpuAmount + 1e-12 && totals.gpuAmount <= range.highUsd + 1e-12, `GPU billed $${totals.gpuAmount} in $${range.lowUsd}..$${range.highUsd}`);
     assert.ok(totals.totalAmount <= range.highUsd * (1 + NON_GPU_TOLERANCE), `billed $${totals.totalAmount} in all, within ${NON_GPU_TOLERANCE * 100}% of the range's high end $${range.highUsd}`);
