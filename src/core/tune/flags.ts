@@ -23,7 +23,9 @@ export function workerFlags(current: ReplaySettings, workers: ListEndpointWorker
     // Workers min do not idle out; more idle workers than that, past the idle timeout, with no job running.
     const beyondMin = idleLong.length - current.workersMin;
     if (running === 0 && idleLong.length > 0 && (beyondMin > 0 || jobsInWindow === 0)) {
-      flags.push(`${idleLong.length} worker${idleLong.length === 1 ? '' : 's'} running with no job for longer than the idle timeout (${idleS} s): billed while they wait.`);
+      // On REQUEST_COUNT the idle timeout is not a setting (the platform's own delay applies): not named as one.
+      const limit = current.scalerType === 'REQUEST_COUNT' ? `the scale-down delay (${idleS} s, the platform's own on REQUEST_COUNT)` : `the idle timeout (${idleS} s)`;
+      flags.push(`${idleLong.length} worker${idleLong.length === 1 ? '' : 's'} running with no job for longer than ${limit}: billed while they wait.`);
     }
   }
   if (current.workersMin > 0 && jobsInWindow === 0) {
