@@ -174,6 +174,16 @@ suite('endpoint forms: edit, create, delete against the emulator', () => {
     assert.deepEqual((await endpoint('ef-pools')).gpu.pools, ['ADA_48_PRO', 'AMPERE_48', 'ADA_24']);
   });
 
+  test('on REQUEST_COUNT the idle timeout is greyed and empty, said to be the platform\'s own, and never sent', async () => {
+    const form = await openForm('ef-max'); // REQUEST_COUNT: the config default
+    assert.equal((await endpoint('ef-max')).workers.idleTimeout, undefined, 'the service omits it');
+    assert.equal(await property('input[name="idleTimeout"]', 'disabled', { inWebview: true }), true);
+    assert.equal(await property('input[name="idleTimeout"]', 'value', { inWebview: true }), '');
+    assert.match(await textContent('[data-range="idleTimeout"]', { inWebview: true }), /not a setting on REQUEST_COUNT: idle workers stop after the platform's own 5 s/);
+    const shown = formValuesOf(settingsOf(await endpoint('ef-max')));
+    assert.deepEqual(form.preview({ ...shown, workersMax: 4 }).diff, ['workers.max 3 → 4']);
+  });
+
   test('each setting edited is read back, and only it changes', async () => {
     const form = await openForm('ef-edit');
     const steps: Array<[Partial<FormValues>, (e: any) => unknown, unknown]> = [ // eslint-disable-line @typescript-eslint/no-explicit-any
