@@ -68,7 +68,7 @@ async function rig() {
       users: [{
         id: 'u',
         keys: [{ key: KEY, scopes: ['endpoints:read', 'endpoints:write'] }, { key: READ_ONLY, scopes: ['endpoints:read'] }],
-        endpoints: [{ id: 'ed', kind: 'echo', gpuPools: ['ADA_48_PRO'], idleTimeoutMs: 60_000 }],
+        endpoints: [{ id: 'ed', kind: 'echo', gpuPools: ['ADA_48_PRO'], idleTimeoutMs: 60_000, scalerType: 'QUEUE_DELAY', scalerValue: 4 }],
       }],
     },
     log: (line) => log.push(line.replace(/ \d+ms$/, '')),

@@ -2,7 +2,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { changeLabel, tuneCandidates, withinPlatformRanges } from '../../../src/core/tune/candidates';
-import { workerFlags } from '../../../src/core/tune/flags';
+import { moneySplit, tuneWindow, utcRange, workerFlags } from '../../../src/core/tune/flags';
 import type { ReplaySettings } from '../../../src/core/tune/replay';
 import { changedSettings, cheapestWithin, coldStartOf, settingsOf, syntheticArrivals, trafficOf } from '../../../src/core/tune/traffic';
 
@@ -132,5 +132,24 @@ describe('batch manifests as traffic', () => {
     ]);
     const merged = mergeSamples([{ endpointId: 'ep', submittedAt: 10, executionTime: 100, jobId: 'j0' }], rows);
     assert.equal(merged.length, 2);
+  });
+});
+
+describe('the window Tune replays and bills', () => {
+  const now = Date.parse('2026-11-27T09:41:30Z');
+  test('whole UTC hours, the current one so far: one window for the replay and the billed amount', () => {
+    assert.deepEqual(tuneWindow(now, 86_400_000), { fromMs: Date.parse('2026-11-26T09:00:00Z'), toMs: now });
+    assert.deepEqual(tuneWindow(now, 3_600_000), { fromMs: Date.parse('2026-11-27T08:00:00Z'), toMs: now });
+  });
+
+  test('the billed amount names its real range, with dates when it spans days', () => {
+    const w = tuneWindow(now, 86_400_000);
+    // As billedAmount asks the billing route for it: the window's first hour to the end of the current one.
+    const billed = { usd: 1.82, startTime: '2026-11-26T09:00:00Z', endTime: '2026-11-27T10:00:00Z', note: '' };
+    const text = moneySplit(billed, [{ submitMs: w.fromMs + 1, executionMs: 10_000 }], 0.0003, w.toMs);
+    assert.match(text, /^Billed \$1\.82 \(Nov 26 09:00 to Nov 27 09:41 UTC\)\./);
+    const hour = tuneWindow(now, 3_600_000);
+    assert.match(moneySplit({ ...billed, startTime: '2026-11-27T08:00:00Z' }, [], 0.0003, hour.toMs), /\(Nov 27 08:00 to 09:41 UTC\)/);
+    assert.equal(utcRange(Date.parse('2026-11-20T09:00:00Z'), now), 'Nov 20 09:00 to Nov 27 09:41 UTC');
   });
 });
