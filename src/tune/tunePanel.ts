@@ -9,6 +9,7 @@ import type { Logger } from '../core/log';
 import { formatUsd } from '../core/billing/usd';
 import { billedAmount } from '../core/cost/billedAmount';
 import { endpointPrice } from '../core/cost/priceTable';
+import { poolPricePerHour } from '../core/serverless/endpointMoney';
 import type { ServiceClient } from '../core/service';
 import { changeLabel, tuneCandidates } from '../core/tune/candidates';
 import type { ReplayResult, ReplaySettings, ReplayTraffic } from '../core/tune/replay';
@@ -116,7 +117,7 @@ export class TunePanel implements vscode.Disposable {
       return this.post({ type: 'notice', message: `Could not read the endpoint's settings: ${(err as Error).message}` });
     }
     this.current = settingsOf(endpoint);
-    const price = endpointPrice(endpoint, this.d.gpuPrices());
+    const price = endpointPrice(endpoint, this.d.gpuPrices(), await catalogPerHour(client));
     if (!price) return this.post({ type: 'notice', message: 'No price is known for this endpoint\'s GPUs: set one in serverlessGpu.batch.gpuPrices.' });
     // One window for the replay and the bill: whole UTC hours, the current one so far (the billing route's buckets).
     const { fromMs, toMs } = tuneWindow(Date.now(), WINDOW_MS[this.window]);
@@ -141,7 +142,7 @@ export class TunePanel implements vscode.Disposable {
     if (!this.current) return;
     const client = await this.d.client();
     const endpoint = client && await client.getEndpoint(this.endpointId).catch(() => undefined);
-    const price = endpoint && endpointPrice(endpoint, this.d.gpuPrices());
+    const price = endpoint && endpointPrice(endpoint, this.d.gpuPrices(), await catalogPerHour(client));
     if (!price) return this.post({ type: 'notice', message: 'No price is known for this endpoint\'s GPUs.' });
     const arrivals = syntheticArrivals(jobs, perMinute, executionMs, Date.now());
     this.replay({ arrivals, coldStartMs: 0, pricePerWorkerSecond: price.usdPerSecond }, `Replay of a synthetic burst: ${jobs} jobs, ${perMinute} a minute, ${executionMs / 1000} s each (no cold start known)`);
@@ -195,6 +196,22 @@ export class TunePanel implements vscode.Disposable {
   private post(m: ToWebview): void {
     this.channel.post(m);
   }
+}
+
+/**
+ * The service's GPU catalog, pool -> USD per GPU per hour (its dearest type), as a job's estimate and Edit
+ * Endpoint read it: the replay is priced, and its price credited, as they are; the price table stays the fallback.
+ */
+async function catalogPerHour(client: ServiceClient): Promise<ReadonlyMap<string, number> | undefined> {
+  const gpus = await client.listGpuTypes().then((r) => r.gpus, () => undefined);
+  if (!gpus) return undefined;
+  const pools = new Set(gpus.flatMap((g) => (g.pool ? [g.pool] : [])));
+  const out = new Map<string, number>();
+  for (const pool of pools) {
+    const p = poolPricePerHour(gpus, pool);
+    if (p !== undefined) out.set(pool, p);
+  }
+  return out;
 }
 
 function describeReplay(jobs: number, range: string, words: string, leftOut: number): string {

@@ -12,12 +12,14 @@ import { JobRecord, newJobKey } from '../../src/jobs/jobRecord';
 import type { JobRunnerApi } from '../../src/jobs/registerJobs';
 import { TUNE_COMMAND, type TuneServices } from '../../src/tune/registerTune';
 import { modalConfirm } from '../../src/endpoints/endpointCommands';
-import { screenshot } from './support/driver';
+import { screenshot, textContent } from './support/driver';
+import { formatUsd } from '../../src/core/billing/usd';
 import { activateExtension, eventually } from './support/extension';
 import { resetSidebar, useTestProfile } from './sidebarFixtures';
 
 const KEY = 'k-tune';
-// The price table's RTX 4090 (ADA_24) price, so the view's price and the emulator's bill agree.
+// The catalog's ADA_24 price ($1.116 an hour, the price table's RTX 4090 too), so the view's price and the
+// emulator's bill agree.
 const PRICES = { gpuPerSecond: 0.00031, cpuPerSecond: 0, diskPerSecond: 0, feePerSecond: 0 };
 const HIST = 'tune-hist';
 const MIN = 'tune-min';
@@ -116,6 +118,9 @@ suite('Tune Endpoint: a replay of this workspace\'s jobs under other settings', 
     // On failure, the jobs the replay ran (submit ms, the service's delay and execution) say which side is off.
     const ran = jobs.history.all().filter((r) => r.endpointId === HIST).map((r) => [r.submittedAt % 100_000, r.delayTime, r.executionTime]);
     assert.ok(Math.abs(current.costUsd - billed) / billed < 0.05, `replay of the current settings $${current.costUsd} vs billed $${billed}; jobs ${JSON.stringify(ran)}`);
+    // Money in the one formatter's digits, in the table as in the question; the price credited as elsewhere.
+    assert.equal(await textContent('table tr.current td:nth-child(2)', { inWebview: true }), formatUsd(current.costUsd));
+    assert.match(panel.lastHeader!.price, /^the service's GPU catalog: ADA_24 /);
     await screenshot('tune-view', { docs: true });
 
     // The endpoint's tooltip in the tree says where the money went (an estimate).
@@ -131,11 +136,14 @@ suite('Tune Endpoint: a replay of this workspace\'s jobs under other settings', 
 
     const row = panel.lastRows.findIndex((r) => r.label === 'idle 60 s');
     assert.ok(row > 0, panel.lastRows.map((r) => r.label).join(', '));
+    const rowCost = panel.lastRows[row]!.costUsd;
     const change = await panel.applyRow(row);
     assert.deepEqual(change, { workers: { idleTimeout: 60 } }, 'only what differs');
     assert.equal(formsAsked.length, 1, 'one question: Edit Endpoint\'s');
     assert.match(formsAsked[0]!, /idleTimeout 1 s → 60 s/);
     assert.doesNotMatch(formsAsked[0]!, /[{}"]/, 'a readable diff, no request body');
+    assert.ok(formsAsked[0]!.includes(`${formatUsd(rowCost)}, p95 wait`), formsAsked[0]);
+    assert.ok(formsAsked[0]!.includes(`${formatUsd(current.costUsd)}, p95 wait`), formsAsked[0]);
     assert.match(formsAsked[0]!, /Replay of 6 jobs .*: \$[\d.]+, p95 wait [\d.]+ s with this change, \$[\d.]+, p95 wait [\d.]+ s with the current settings\./);
     const after = await call(emulator.url, `/v2/serverless/${HIST}`);
     assert.deepEqual([after.workers.idleTimeout, after.workers.max, after.workers.min, after.scaling.type], [60, 2, 0, 'QUEUE_DELAY'], 'the endpoint changed: its idle timeout, and nothing else');
