@@ -8,6 +8,7 @@ import '../core/zodMessages';
 import { OperationLimitsConfig } from './jobs/operationLimits';
 import { RUNTIME_FIELDS } from './jobs/runtimeSettings';
 import { poolPricePerSecond } from './serverless/gpuCatalog';
+import { catalogPrices, type WorkerPrices } from './billing/workerPrices';
 import { WorkerCommandConfig } from './workers/process/workerConfig';
 import { WORKER_SHAPE_KINDS } from './demo/workerShapes';
 
@@ -34,15 +35,17 @@ export const DEFAULT_RATE_LIMITS = { minute: 600, hour: 20_000, day: 200_000 };
 export const FALLBACK_GPU_PER_SECOND = 0.00044;
 
 /**
- * USD per second of a worker's life (issue 29: what a worker is billed). `gpuPerSecond` is per GPU; left out, it
- * is the catalog's price of the endpoint's first pool (see EndpointConfig), so what the extension estimates with
- * (the REST v2 GPU catalog, the price table) is what the emulator bills. Set, it is a price chosen on purpose.
+ * USD per second of a worker's life (issue 29: what a worker is billed), as a config writes it. Left out
+ * altogether, the endpoint is billed at its catalog price (see EndpointConfig and catalogPrices): what the
+ * extension estimates with (the REST v2 GPU catalog, the price table) is then the whole bill. Any part set is a
+ * price chosen on purpose: the parts are billed as written (`gpuPerSecond` per GPU, the rest per worker), and a
+ * part left out is 0, so nothing is billed that the config does not say.
  */
 export const Prices = z.looseObject({
   gpuPerSecond: z.optional(z.number().check(z.gte(0))),
-  cpuPerSecond: z._default(z.number().check(z.gte(0)), 0.00004),
-  diskPerSecond: z._default(z.number().check(z.gte(0)), 0.000005),
-  feePerSecond: z._default(z.number().check(z.gte(0)), 0.00002),
+  cpuPerSecond: z.optional(z.number().check(z.gte(0))),
+  diskPerSecond: z.optional(z.number().check(z.gte(0))),
+  feePerSecond: z.optional(z.number().check(z.gte(0))),
 });
 export type Prices = z.infer<typeof Prices>;
 
@@ -70,12 +73,20 @@ const EndpointFields = z.looseObject({
   worker: z.optional(WorkerCommandConfig),
 });
 
-/** An endpoint of the config, its GPU price resolved: its own if set, else its first pool's catalog price. */
+/** An endpoint of the config, its prices resolved: its own if it sets any, else its first pool's catalog price. */
 export const EndpointConfig = z.pipe(EndpointFields, z.transform((e) => ({
   ...e,
-  prices: { ...e.prices, gpuPerSecond: e.prices.gpuPerSecond ?? poolPricePerSecond(e.gpuPools[0]!) ?? FALLBACK_GPU_PER_SECOND },
+  prices: resolvePrices(e.prices, e.gpuPools[0]!),
 })));
 export type EndpointConfig = z.output<typeof EndpointConfig>;
+
+function resolvePrices(p: Prices, firstPool: string): WorkerPrices {
+  const { gpuPerSecond, cpuPerSecond, diskPerSecond, feePerSecond } = p;
+  if (gpuPerSecond === undefined && cpuPerSecond === undefined && diskPerSecond === undefined && feePerSecond === undefined) {
+    return catalogPrices(poolPricePerSecond(firstPool) ?? FALLBACK_GPU_PER_SECOND);
+  }
+  return { gpuPerSecond: gpuPerSecond ?? 0, cpuPerSecond: cpuPerSecond ?? 0, diskPerSecond: diskPerSecond ?? 0, feePerSecond: feePerSecond ?? 0, allPerGpu: false };
+}
 
 export const KeyConfig = z.looseObject({
   key: z.string().check(z.minLength(1), z.regex(/^[A-Za-z0-9\-._~+/]+=*$/, 'must be a bearer token (RFC 6750 b64token: letters, digits, -._~+/)')),

@@ -9,6 +9,7 @@ import type { BillingReader } from '../core/billing/billingReader';
 import type { ConnectionSettings, ServiceClient } from '../core/service';
 import type { Settings } from '../config/settings';
 import { HistoryStore } from '../history/historyStore';
+import { logJobSteps } from './jobLog';
 import { JobsTreeProvider } from '../history/jobsView';
 import type { JobPanels } from '../jobPanel/jobPanel';
 import { rooms, roomsLoaded, serverlessWritesOfRooms } from '../rooms/rooms';
@@ -157,6 +158,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     patternChanged,
     registerInputCodeLens(codeLens, () => settings.inputFilePattern(), patternChanged.event),
     createRunningJobsStatusBar(runner, history),
+    logJobSteps(history, logger),
     runner.onDidChangeWaits(() => tree.refresh()),
     runner.onDidChangeRunning((n) => {
       updateBadge(n);

@@ -10,7 +10,7 @@ import { durationKey } from '../../src/core/jobs';
 import { imageInputs, useBatchRig } from './support/batchRig';
 
 suite('batch prices', () => {
-  // Billed at a GPU price of its own ($0.00044/s, $0.000505/s in all), estimated by the table's ADA_24 ($0.00031/s).
+  // Billed at a GPU price of its own ($0.00044/s as written, nothing added), estimated by the table's ADA_24 ($0.00031/s).
   const rig = useBatchRig('k-batch-prices', [
     { id: 'priced', kind: 'image', queueMs: 20, executionMs: 400, workersMin: 2, workersMax: 2, gpuPools: ['ADA_24'], prices: { gpuPerSecond: 0.00044 } },
   ]);

@@ -202,6 +202,10 @@ suite('security: the API key is never shown or stored, whatever a worker returns
       return files.some((f) => fs.readFileSync(f, 'utf8').includes('Billing request failed')) && files;
     }, `the extension's log under ${logsRoot}`);
     for (const file of logs) assert.ok(!holdsKey(fs.readFileSync(file, 'utf8')), `${file} holds no key`);
+    // Each job step is in the log (src/jobs/jobLog.ts), the failed job's error with it, and still no key.
+    const logText = logs.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    assert.ok(logText.includes(`job ${completed.jobId} on echo-all: completed`), 'the completed job is in the log');
+    assert.ok(logText.includes(`job ${failed.jobId} on ${failed.endpointId}: failed`), 'the failed job is in the log');
   });
 });
 

@@ -2,7 +2,8 @@
 // with history (jobs really run on it, remembered in the Jobs history as the runner remembers them), whose
 // current-settings row matches what the emulator billed for that window; Apply sending exactly the changed
 // settings through Edit Endpoint's path (its diff and confirmation, then the PATCH), which changes the endpoint
-// on the emulator; and the "running with no job" flag on an endpoint left with workers min 1.
+// on the emulator; and the "running with no job" flag on an endpoint left with workers min 1. The endpoints set no
+// prices: the emulator bills ADA_24's catalog price per worker-second, in all, the price the view replays with.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index';
@@ -18,9 +19,6 @@ import { activateExtension, eventually } from './support/extension';
 import { resetSidebar, useTestProfile } from './sidebarFixtures';
 
 const KEY = 'k-tune';
-// The catalog's ADA_24 price ($1.116 an hour, the price table's RTX 4090 too), so the view's price and the
-// emulator's bill agree.
-const PRICES = { gpuPerSecond: 0.00031, cpuPerSecond: 0, diskPerSecond: 0, feePerSecond: 0 };
 const HIST = 'tune-hist';
 const MIN = 'tune-min';
 const RC = 'tune-rc';
@@ -46,10 +44,10 @@ suite('Tune Endpoint: a replay of this workspace\'s jobs under other settings', 
       id: 'tune', keys: [{ key: KEY, scopes: ['billing:read', 'jobs:run', 'jobs:read', 'endpoints:read', 'endpoints:write'] }],
       endpoints: [
         // QUEUE_DELAY: the idle timeout is a setting of these two (on REQUEST_COUNT the service refuses it).
-        { id: HIST, kind: 'echo', queueMs: 0, executionMs: 1500, coldStartMs: 1000, workersMax: 2, idleTimeoutMs: 1000, scalerType: 'QUEUE_DELAY', scalerValue: 4, gpuPools: ['ADA_24'], prices: PRICES },
-        { id: MIN, kind: 'echo', queueMs: 0, executionMs: 500, workersMin: 1, workersMax: 1, idleTimeoutMs: 1000, scalerType: 'QUEUE_DELAY', scalerValue: 4, gpuPools: ['ADA_24'], prices: PRICES },
+        { id: HIST, kind: 'echo', queueMs: 0, executionMs: 1500, coldStartMs: 1000, workersMax: 2, idleTimeoutMs: 1000, scalerType: 'QUEUE_DELAY', scalerValue: 4, gpuPools: ['ADA_24'] },
+        { id: MIN, kind: 'echo', queueMs: 0, executionMs: 500, workersMin: 1, workersMax: 1, idleTimeoutMs: 1000, scalerType: 'QUEUE_DELAY', scalerValue: 4, gpuPools: ['ADA_24'] },
         // REQUEST_COUNT 1 (the config default), idle workers stopping after the platform's own 5 s (the default).
-        { id: RC, kind: 'echo', queueMs: 0, executionMs: 1500, coldStartMs: 1000, workersMax: 2, gpuPools: ['ADA_24'], prices: PRICES },
+        { id: RC, kind: 'echo', queueMs: 0, executionMs: 1500, coldStartMs: 1000, workersMax: 2, gpuPools: ['ADA_24'] },
       ],
     }] } });
     await useTestProfile(api, emulator.url, 'Tune test');

@@ -210,7 +210,7 @@ describe('finished jobs are billed (issue #3: billing reflects the jobs run agai
   test("a job's worker is billed as it runs and idles, and the same job costs the same again", async () => {
     // Let any ep1 job of earlier tests finish, and its worker stop, first.
     await moveClock(emu.url, { advanceMs: 60_000 });
-    const perSecond = 0.00031 + 0.00004 + 0.000005 + 0.00002; // the default prices: GPU at the default pool's (ADA_24) catalog price
+    const perSecond = 0.00031; // no prices set: the default pool's (ADA_24) catalog price, in all (billing/workerPrices.ts)
     const before0 = await ep1Totals();
     const id = await submit(ENDPOINTS.image, { prompt: 'billed', width: 8, height: 8 });
     await moveClock(emu.url, { advanceMs: 15_000 });

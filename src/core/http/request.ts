@@ -292,6 +292,12 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         logger.debug(`-> ${label}${attempt > 1 ? ` (attempt ${attempt})` : ''}`);
         response = await exchange(request, bytesReader);
       } catch (e) {
+        // A request we stopped ourselves (a refresh superseded, a view closed, the user's Cancel) is no fault of the
+        // service: a warning would send someone looking for a problem that is not there.
+        if (e instanceof CancelledError) {
+          logger.debug(`${label} cancelled by us`);
+          throw e;
+        }
         const retryable = e instanceof NetworkError && request.idempotent && attempt < policy.maxAttempts;
         logger.warn(`${label} failed: ${e instanceof Error ? e.message : String(e)}${retryable ? '; retrying' : ''}`);
         if (!retryable) throw e;

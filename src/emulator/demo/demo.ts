@@ -37,13 +37,13 @@ export function demoConfig(): EmulatorConfigInput {
         ],
         endpoints: [
           { id: 'sdxl-turbo', name: 'SDXL Turbo', kind: 'image', queueMs: 300, executionMs: 1500 },
-          // Dedicated endpoints are billed at their first pool's catalog price (no `prices.gpuPerSecond` of their own), so
+          // Dedicated endpoints are billed at their first pool's catalog price (no `prices` of their own), in all, so
           // what the extension estimates with (the GPU catalog, the price table) is what the demo bills: flux-dev at
           // ADA_48_PRO's $0.00053/s. (It once set $0.00076/s, and its batches were billed 43% over their estimate.)
           { id: 'flux-dev', name: 'FLUX.1 dev', kind: 'image', queueMs: 800, executionMs: 4000, gpuPools: ['ADA_48_PRO', 'AMPERE_48'] },
           { id: 'broken-gpu', name: 'Broken GPU (always fails)', kind: 'image', queueMs: 400, executionMs: 900, fail: 'CUDA out of memory: tried to allocate 2.00 GiB' },
           { id: FLUX_SCHNELL.id, name: FLUX_SCHNELL.name, kind: 'public-image', queueMs: 200, executionMs: 1200 },
-          // Public models report their own cost (a model's price, not a pool's): set on purpose.
+          // Public models report their own cost (a model's price, not a pool's): set on purpose, billed as written.
           { id: VIDEO.id, name: VIDEO.name, kind: 'public-video', queueMs: 1000, executionMs: 6000, prices: { gpuPerSecond: 0.0012 } },
           { id: SPEECH.id, name: SPEECH.name, kind: 'public-audio', queueMs: 150, executionMs: 700, prices: { gpuPerSecond: 0.00019 } },
           ...OTHER_PUBLIC_MODELS.map((m) => ({ id: m.id, name: m.name, kind: `public-${m.kind}` as const, queueMs: 400, executionMs: 3000 })),

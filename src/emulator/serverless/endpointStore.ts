@@ -7,6 +7,7 @@ import type { ReleaseDiffEntry } from '../../core/serverless/resourceSchemas';
 import type { ScalingRequest } from '../../core/serverless/requestSchemas';
 import type { EndpointConfig } from '../config';
 import { poolPricePerSecond } from './gpuCatalog';
+import { catalogPrices } from '../billing/workerPrices';
 
 export interface ContainerSettings {
   image: string;
@@ -94,12 +95,13 @@ export function setRecord(endpoint: EndpointConfig, record: EndpointRecord): voi
 }
 
 /**
- * The GPU price the emulator bills an endpoint at once the API has set its pools: the catalog's serverless
- * price of its first pool (where workers are placed) times its GPUs per worker, per second.
+ * The price the emulator bills an endpoint at once the API has set its pools: the catalog's serverless price of
+ * its first pool (where workers are placed) times its GPUs per worker, per second, in all (its four parts,
+ * billing/workerPrices.ts), whatever the config set before.
  */
 export function applyPoolPrice(endpoint: EndpointConfig, count: number): void {
   const perSecond = poolPricePerSecond(endpoint.gpuPools[0]!);
   // Per GPU: the bill multiplies by gpuCount once (billing/jobBilling.ts, one billing model since issue 29).
-  if (perSecond !== undefined) endpoint.prices.gpuPerSecond = perSecond;
+  if (perSecond !== undefined) endpoint.prices = catalogPrices(perSecond);
   endpoint.gpuCount = count;
 }

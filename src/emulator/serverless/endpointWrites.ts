@@ -46,6 +46,12 @@ function containerFrom(body: Partial<ContainerSettings>, template: Template | un
   };
 }
 
+/**
+ * A CPU endpoint's price per worker-second: no GPU, and the CPU, disk and fee rates every endpoint was billed
+ * before catalog prices were split (our choice: the emulator's catalog has no CPU flavours to price).
+ */
+const CPU_WORKER_PRICES = { gpuPerSecond: 0, cpuPerSecond: 0.00004, diskPerSecond: 0.000005, feePerSecond: 0.00002 };
+
 export function createEndpoint(account: Account, body: CreateEndpointRequest, template: Template | undefined, nowMs: number): EndpointConfig {
   const container = containerFrom(body, template, { image: '', args: '', disk: 20, ports: [], env: {}, registry: null });
   const id = newId(8, (x) => account.endpoints.has(x));
@@ -58,7 +64,7 @@ export function createEndpoint(account: Account, body: CreateEndpointRequest, te
     idleTimeoutMs: body.scaling.type === 'REQUEST_COUNT' ? REQUEST_COUNT_SCALE_DOWN_MS : (workers.idleTimeout ?? 10) * 1000,
     executionTimeoutMs: body.timeout ?? 300_000,
     ...(body.gpu ? { gpuPools: body.gpu.pools } : {}),
-    ...(body.cpu ? { prices: { gpuPerSecond: 0 } } : {}),
+    ...(body.cpu ? { prices: CPU_WORKER_PRICES } : {}),
   });
   const gpuCount = body.gpu?.count ?? 1;
   const record: EndpointRecord = {

@@ -251,14 +251,21 @@ describe('HTTP layer: dropped connections, timeouts, cancellation', () => {
     assert.ok(e instanceof TimeoutError);
   });
 
-  test("the caller's signal cancels a request in flight", async () => {
+  test("the caller's signal cancels a request in flight, and the log says so without a warning", async () => {
     const server = await serve([hang]);
     const controller = new AbortController();
-    const pending = transportFor(server).send(get(server, '/v2/x', { signal: controller.signal }), Anything);
+    const lines: string[] = [];
+    const note = (level: string) => (m: unknown) => lines.push(`${level} ${String(m)}`);
+    const logger = { trace: note('trace'), debug: note('debug'), info: note('info'), warn: note('warn'), error: note('error') };
+    const pending = transportFor(server, { logger }).send(get(server, '/v2/x', { signal: controller.signal }), Anything);
     await server.waitForRequests(1);
     controller.abort();
     const e = await rejection(pending);
     assert.ok(e instanceof CancelledError, e.constructor.name);
+    // A refresh superseded or a view closed is ours, not the service's fault: no warning (the walkthrough's log
+    // opened with two "GET .../v2/serverless failed: Cancelled." warnings on a clean start).
+    assert.deepEqual(lines.filter((l) => l.startsWith('warn') || l.startsWith('error')), []);
+    assert.ok(lines.some((l) => /^debug GET .*\/v2\/x cancelled by us$/.test(l)), lines.join('\n'));
   });
 
   test('an already aborted signal sends nothing', async () => {
