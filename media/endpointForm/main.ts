@@ -2,6 +2,7 @@
 // beside it; below, the change as a diff with its money, and Apply. Values go to the host as typed (it answers
 // with the diff, the money and each field's error: one definition of the words); text from the host is set with
 // textContent only. State survives hiding through getState/setState.
+import { formatUsd } from '../../src/core/billing/usd';
 import { FromWebview, ToWebview, type FormValuesMessage, type Preview } from '../../src/endpointForms/protocol';
 import { vscode } from '../../src/webview/vscodeApi';
 
@@ -83,7 +84,7 @@ function render(m: Init): void {
     const id = `pool-${p.pool}`;
     const box = el('input', { type: 'checkbox', name: 'pool', value: p.pool, id });
     box.checked = m.values.gpuPools.includes(p.pool);
-    const label = el('label', { for: id, title: p.gpus }, `${p.pool} · ${p.perHour === null ? 'no price' : `$${p.perHour}/h`}`);
+    const label = el('label', { for: id, title: p.gpus }, `${p.pool} · ${p.perHour === null ? 'no price' : `${formatUsd(p.perHour)}/h`}`);
     pools.append(el('div', { class: 'pool' }), box, label, el('br'));
   }
   pools.append(el('span', { class: 'range', 'data-range': 'gpuPools' }), el('span', { class: 'error', 'data-error': 'gpuPools' }));

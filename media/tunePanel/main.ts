@@ -2,6 +2,7 @@
 // current settings and candidates (cost split, p50/p95/max wait, cold starts, peak workers), and a chart of cost
 // against p95 wait (SVG built with DOM calls). The cheapest row within the user's p95 limit is marked. Text from
 // the host is set with textContent only; every message is validated with the shared zod schemas.
+import { formatUsd, formatUsdGroup } from '../../src/core/billing/usd';
 import { FromWebview, ToWebview, TuneState, WINDOWS, type TuneRow } from '../../src/tune/protocol';
 import { vscode } from '../../src/webview/vscodeApi';
 
@@ -18,7 +19,8 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, text?: string, cls?: 
   if (cls) e.className = cls;
   return e;
 }
-const usd = (x: number): string => `$${x < 1 ? x.toFixed(4) : x.toFixed(2)}`;
+// Money as every view writes it (issue 32: one formatter); a row's cost and its parts share one precision.
+const usd = formatUsd;
 const secs = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 
 const header = el('header');
@@ -88,7 +90,8 @@ function redraw(): void {
     rows.forEach((r, i) => {
       const tr = el('tr', undefined, [r.current ? 'current' : '', i === best ? 'best' : ''].join(' ').trim());
       const label = r.current ? 'current settings' : r.label;
-      const cells = [label + (i === best ? ' (cheapest within the limit)' : ''), usd(r.costUsd), usd(r.startUsd), usd(r.executionUsd), usd(r.idleUsd), secs(r.waitP50Ms), secs(r.waitP95Ms), secs(r.waitMaxMs), String(r.coldStarts), String(r.peakWorkers)];
+      const money = formatUsdGroup(r.costUsd, [r.startUsd, r.executionUsd, r.idleUsd]);
+      const cells = [label + (i === best ? ' (cheapest within the limit)' : ''), money.total, ...money.parts, secs(r.waitP50Ms), secs(r.waitP95Ms), secs(r.waitMaxMs), String(r.coldStarts), String(r.peakWorkers)];
       for (const c of cells) tr.append(el('td', c));
       const td = el('td');
       if (!r.current) {

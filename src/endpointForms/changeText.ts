@@ -2,6 +2,7 @@
 // before a PATCH and Tune Endpoint (issue 29, through applyEndpointChange): the diff, one line per setting
 // (`workers.max 3 → 5`, `idleTimeout 60 s → 5 s`), and what it means in money from the GPU catalog
 // ("$X a day always on", each pool's price per hour). No `vscode` import: the webview bundles it too.
+import { formatUsd } from '../core/billing/usd';
 import { describeChanges, type EndpointSettings, type SettingChange } from '../core/serverless/endpointEdit';
 import { moneyOfChange, type MoneyOfChange } from '../core/serverless/endpointMoney';
 import type { GpuType } from '../core/serverless/resourceSchemas';
@@ -12,10 +13,8 @@ export interface ChangeText {
   raisesAlwaysOn: boolean;
 }
 
-/** Dollars with cents (and more digits under a dollar, where a pool's hourly price lives). */
-export function usd(n: number): string {
-  return n !== 0 && Math.abs(n) < 1 ? `$${n.toFixed(4).replace(/0{1,2}$/, '')}` : `$${n.toFixed(2)}`;
-}
+/** Money as every view writes it (issue 32: the one formatter), so the form, its dialog and Tune agree. */
+const usd = formatUsd;
 
 const perDay = (n: number | undefined): string => (n === undefined ? 'an unknown amount (a pool without a catalog price)' : `${usd(n)} a day`);
 

@@ -4,7 +4,7 @@
 // host computes them: one definition of the words), and applies through applyEndpointChange (the confirmation,
 // the conflict check, the read-back, the rollout). Part of the forms' room (loaded on first use).
 import * as vscode from 'vscode';
-import { settingsOf } from '../core/serverless/endpointEdit';
+import { keepPoolOrder, settingsOf } from '../core/serverless/endpointEdit';
 import type { GpuType } from '../core/serverless/resourceSchemas';
 import type { ServerlessEndpoint } from '../core/serverless/schemas';
 import { renderWebviewHtml, webviewOptions } from '../webview/html';
@@ -84,9 +84,20 @@ export class EditEndpointPanel implements vscode.Disposable {
     return this.base.id;
   }
 
+  /** The pools offered: the endpoint's own first, in its order (its preference), then the catalog's others. */
   private pools(): string[] {
     const fromCatalog = this.catalog ? [...new Set(this.catalog.flatMap((g) => (g.pool ? [g.pool] : [])))] : [];
-    return fromCatalog.length ? fromCatalog : settingsOf(this.base).gpuPools;
+    const own = settingsOf(this.base).gpuPools;
+    return [...new Set([...own, ...fromCatalog])];
+  }
+
+  /**
+   * The values as the user means them: the page lists pools as checkboxes, so its selection comes in the list's
+   * order, not the endpoint's. The endpoint's pools keep their order and new ones are appended, so a selection
+   * left alone is no change (no diff line, nothing in the PATCH).
+   */
+  private withPoolOrder(values: FormValues): FormValues {
+    return Array.isArray(values.gpuPools) ? { ...values, gpuPools: keepPoolOrder(settingsOf(this.base).gpuPools, values.gpuPools) } : values;
   }
 
   private sendInit(notice?: string): void {
@@ -103,7 +114,8 @@ export class EditEndpointPanel implements vscode.Disposable {
   }
 
   /** The diff, money, errors and ranges of the values as typed. */
-  preview(values: FormValues): Preview {
+  preview(typed: FormValues): Preview {
+    const values = this.withPoolOrder(typed);
     const current = settingsOf(this.base);
     const errors = Object.fromEntries(checkValues(values, this.pools()).map((e) => [e.field, e.message]));
     const next = { ...current, ...settingsOfForm({ ...values, image: typeof values.image === 'string' ? values.image : '' }) };
@@ -144,7 +156,8 @@ export class EditEndpointPanel implements vscode.Disposable {
   }
 
   /** Apply, as the page's button does: checked here (nothing sent when invalid), then the one change path. */
-  async submit(values: FormValues): Promise<ChangeOutcome> {
+  async submit(typed: FormValues): Promise<ChangeOutcome> {
+    const values = this.withPoolOrder(typed);
     if (this.busy) return { kind: 'declined', diff: [] };
     const invalid = checkValues(values, this.pools());
     let outcome: ChangeOutcome;

@@ -61,14 +61,15 @@ function nameOf(e: ServerlessEndpoint): string {
 
 /**
  * Applies `changed` (only the settings the user changed) to the endpoint. `base`: the endpoint as the form
- * showed it, so a change made elsewhere since is caught before sending. Never throws for what the user can fix:
+ * showed it, so a change made elsewhere since is caught before sending. `note`: lines the caller adds under the
+ * diff and money in the confirmation (Tune: what the replay says of the change). Never throws for what the user can fix:
  * the outcome says it (and a notification shows it).
  */
 export async function applyEndpointChange(
-  deps: FormsDeps, endpointId: string, changed: Partial<EndpointSettings>, base?: ServerlessEndpoint,
+  deps: FormsDeps, endpointId: string, changed: Partial<EndpointSettings>, base?: ServerlessEndpoint, note: readonly string[] = [],
 ): Promise<ChangeOutcome> {
   try {
-    return await applyChecked(deps, endpointId, changed, base);
+    return await applyChecked(deps, endpointId, changed, base, note);
   } catch (e) {
     // A refusal of the first read (a key with no access to endpoints at all) is said as plainly as the PATCH's.
     const refused = refusalText(e, `change ${endpointId}`, deps.connection.secrets());
@@ -78,7 +79,9 @@ export async function applyEndpointChange(
   }
 }
 
-async function applyChecked(deps: FormsDeps, endpointId: string, changed: Partial<EndpointSettings>, base?: ServerlessEndpoint): Promise<ChangeOutcome> {
+async function applyChecked(
+  deps: FormsDeps, endpointId: string, changed: Partial<EndpointSettings>, base: ServerlessEndpoint | undefined, note: readonly string[],
+): Promise<ChangeOutcome> {
   const client = await clientOf(deps);
   const before = base ?? (await client.getEndpoint(endpointId));
   const current = settingsOf(before);
@@ -98,7 +101,8 @@ async function applyChecked(deps: FormsDeps, endpointId: string, changed: Partia
   const question = text.raisesAlwaysOn
     ? `This raises what ${nameOf(before)} costs even with no job. Apply the change?`
     : `Apply the change to ${nameOf(before)}?`;
-  const go = await deps.confirm()(question, [...text.diff, '', ...text.money].join('\n'), 'Apply');
+  // The one question of a change, whoever asks for it (Tune Endpoint adds its replay's figures as `note`).
+  const go = await deps.confirm()(question, [...text.diff, '', ...text.money, ...(note.length ? ['', ...note] : [])].join('\n'), 'Apply');
   if (!go) return { kind: 'declined', diff: text.diff };
   let result: EditResult;
   try {

@@ -8,7 +8,7 @@ import { workerPricePerHour } from '../core/serverless/endpointMoney';
 import type { CreateEndpointRequest } from '../core/serverless/requestSchemas';
 import type { ServerlessEndpoint } from '../core/serverless/schemas';
 import type { Template } from '../core/serverless/resourceSchemas';
-import { usd } from './changeText';
+import { formatUsd as usd } from '../core/billing/usd';
 import { clientOf, readCatalog, refusalText, type FormsDeps } from './endpointChange';
 import { checkValues, NEW_ENDPOINT_DEFAULTS, type FormValues } from './settingRanges';
 

@@ -15,7 +15,7 @@ export const FormCommands = {
   newEndpoint: 'serverlessGpu.newEndpoint',
   newTemplate: 'serverlessGpu.newTemplate',
   deleteEndpoint: 'serverlessGpu.deleteEndpoint',
-  /** Internal (no palette entry): (endpointId, changed settings) -> ChangeOutcome, after the diff and confirmation. */
+  /** Internal (no palette entry): (endpointId, changed settings, note lines?) -> ChangeOutcome, after the diff and confirmation. */
   applyEndpointChange: 'serverlessGpu.applyEndpointChange',
 } as const;
 
@@ -36,7 +36,7 @@ export function formsRoomLoaded(): boolean {
 
 export interface EndpointFormsApi {
   /** The endpoint-edit path for other features (Tune Endpoint): diff, money, confirmation, PATCH, read-back, rollout. */
-  applyEndpointChange(endpointId: string, changed: Partial<EndpointSettings>, base?: ServerlessEndpoint): Promise<import('./endpointChange').ChangeOutcome>;
+  applyEndpointChange(endpointId: string, changed: Partial<EndpointSettings>, base?: ServerlessEndpoint, note?: readonly string[]): Promise<import('./endpointChange').ChangeOutcome>;
   room: typeof formsRoom;
   loaded: typeof formsRoomLoaded;
 }
@@ -59,7 +59,7 @@ export function registerEndpointForms(
     return pick?.id;
   };
   const api: EndpointFormsApi = {
-    applyEndpointChange: (endpointId, changed, base) => formsRoom().applyEndpointChange(deps, endpointId, changed, base),
+    applyEndpointChange: (endpointId, changed, base, note) => formsRoom().applyEndpointChange(deps, endpointId, changed, base, note),
     room: formsRoom,
     loaded: formsRoomLoaded,
   };
@@ -76,8 +76,8 @@ export function registerEndpointForms(
       const id = await pickEndpoint(arg, 'Delete Endpoint: which endpoint?');
       return id ? formsRoom().deleteEndpoint(deps, id) : undefined;
     })),
-    vscode.commands.registerCommand(FormCommands.applyEndpointChange, guard((endpointId: string, changed: Partial<EndpointSettings>) =>
-      api.applyEndpointChange(endpointId, changed))),
+    vscode.commands.registerCommand(FormCommands.applyEndpointChange, guard((endpointId: string, changed: Partial<EndpointSettings>, note?: readonly string[]) =>
+      api.applyEndpointChange(endpointId, changed, undefined, Array.isArray(note) ? note.filter((l) => typeof l === 'string') : []))),
     { dispose: () => { if (loaded) loaded.stopRolloutWatches(); } },
   ];
   return { api, disposables };

@@ -3,6 +3,7 @@
 // sending: the field, the allowed range, and nothing sent"). Ranges are the REST v2 document's (EndpointWorkers,
 // QueueDelayScaling, RequestCountScaling, UpdateEndpointGpuConfig); pools are the GPU catalog's. No `vscode`
 // import: the webview bundles this file too, so a value is refused as it is typed, and the host checks again.
+import { REQUEST_COUNT_SCALE_DOWN_MS } from '../core/serverless/scaleDown';
 import type { EndpointSettings } from '../core/serverless/endpointEdit';
 
 /** The form's values: the execution timeout in seconds (the service's `timeout` is milliseconds). */
@@ -27,7 +28,11 @@ export function rangeText(field: FormField, v: Pick<FormValues, 'workersMin' | '
   switch (field) {
     case 'workersMin': return `whole number, 0 to workers max (${v.workersMax})`;
     case 'workersMax': return `whole number, at least workers min (${v.workersMin})`;
-    case 'idleTimeout': return v.scalerType === 'REQUEST_COUNT' ? 'not used when scaling on request count' : 'whole seconds, 1 to 3600';
+    // The service refuses and omits it on REQUEST_COUNT (REST v2 reference); its own delay applies there, the one
+    // Tune Endpoint replays (core/serverless/scaleDown.ts).
+    case 'idleTimeout': return v.scalerType === 'REQUEST_COUNT'
+      ? `not a setting on REQUEST_COUNT: idle workers stop after the platform's own ${REQUEST_COUNT_SCALE_DOWN_MS / 1000} s`
+      : 'whole seconds, 1 to 3600';
     case 'scalerType': return 'QUEUE_DELAY or REQUEST_COUNT';
     case 'scalerValue': return v.scalerType === 'REQUEST_COUNT' ? 'requests per worker, whole number, at least 1' : 'seconds of queue wait, at least 0.5';
     case 'timeoutSeconds': return 'whole seconds, 0 or more';

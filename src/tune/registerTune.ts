@@ -7,7 +7,6 @@ import type { Connection } from '../connection/connection';
 import type { Settings } from '../config/settings';
 import { guardCommand } from '../errors/notify';
 import { endpointIdOf } from '../endpoints/endpointItems';
-import { modalConfirm } from '../endpoints/endpointCommands';
 import type { HistoryStore } from '../history/historyStore';
 import { rooms } from '../rooms/rooms';
 import type { TunePanel, TuneDeps } from './tunePanel';
@@ -16,12 +15,12 @@ export const TUNE_COMMAND = 'serverlessGpu.tuneEndpoint';
 
 export interface TuneServices {
   panels: Map<string, TunePanel>;
-  /** Replaced by the real-editor tests only (VS Code refuses modal dialogs to an extension under test). */
-  deps: Pick<TuneDeps, 'confirm' | 'applyEndpointSettings'>;
+  /** Replaced by the real-editor tests only. */
+  deps: Pick<TuneDeps, 'applyEndpointSettings'>;
 }
 
 export function registerTune(context: vscode.ExtensionContext, connection: Connection, settings: Settings, history: () => HistoryStore | undefined, logger: Logger): { services: TuneServices; disposables: vscode.Disposable[] } {
-  const services: TuneServices = { panels: new Map(), deps: { confirm: modalConfirm, applyEndpointSettings: applyThroughForms } };
+  const services: TuneServices = { panels: new Map(), deps: { applyEndpointSettings: applyThroughForms } };
   const open = async (arg?: unknown): Promise<TunePanel | undefined> => {
     const endpointId = endpointIdOf(arg) ?? await vscode.window.showInputBox({ prompt: 'Endpoint id to tune' });
     if (!endpointId) return undefined;
@@ -37,8 +36,7 @@ export function registerTune(context: vscode.ExtensionContext, connection: Conne
       client: () => connection.getClient(),
       jobs: () => room.workspaceJobs(history()),
       gpuPrices: () => settings.batchGpuPrices(),
-      confirm: (m, d, a) => services.deps.confirm(m, d, a),
-      applyEndpointSettings: (c, id, change) => (services.deps.applyEndpointSettings ?? applyThroughForms)(c, id, change),
+      applyEndpointSettings: (c, id, change, note) => services.deps.applyEndpointSettings(c, id, change, note),
     }, () => services.panels.delete(endpointId));
     services.panels.set(endpointId, panel);
     return panel;
@@ -52,12 +50,14 @@ export function registerTune(context: vscode.ExtensionContext, connection: Conne
 
 /**
  * Apply's endpoint-edit path (issue 28 merged with 29): the forms' internal command, which reads the endpoint,
- * checks the values, shows the diff and its money, PATCHes exactly the change and follows the rollout. Tune's
- * change is in the PATCH body's words (workers.min/max/idleTimeout, scaling); the command takes the forms'.
+ * checks the values, asks the one question (the readable diff, its money and the replay's figures as `note`),
+ * PATCHes exactly the change and follows the rollout. Tune's change is in the PATCH body's words
+ * (workers.min/max/idleTimeout, scaling); the command takes the forms'. True when the change was applied.
  */
-async function applyThroughForms(_client: unknown, endpointId: string, change: Record<string, unknown>): Promise<void> {
+async function applyThroughForms(_client: unknown, endpointId: string, change: Record<string, unknown>, note: readonly string[]): Promise<boolean> {
   // The command says itself what became of it (declined, invalid, refused): nothing more to say here.
-  await vscode.commands.executeCommand('serverlessGpu.applyEndpointChange', endpointId, formSettingsOf(change));
+  const outcome = await vscode.commands.executeCommand<{ kind: string } | undefined>('serverlessGpu.applyEndpointChange', endpointId, formSettingsOf(change), note);
+  return outcome?.kind === 'applied';
 }
 
 /** A PATCH body of tune's fields as the forms' settings (core/serverless/endpointEdit.ts, EndpointSettings). */

@@ -9,6 +9,7 @@ import type { Logger } from '../core/log';
 import { formatUsd } from '../core/billing/usd';
 import { billedAmount } from '../core/cost/billedAmount';
 import { endpointPrice } from '../core/cost/priceTable';
+import { poolPricePerHour } from '../core/serverless/endpointMoney';
 import type { ServiceClient } from '../core/service';
 import { changeLabel, tuneCandidates } from '../core/tune/candidates';
 import type { ReplayResult, ReplaySettings, ReplayTraffic } from '../core/tune/replay';
@@ -17,11 +18,14 @@ import { changedSettings, settingsOf, syntheticArrivals, trafficOf, type JobSamp
 import { renderWebviewHtml, webviewOptions } from '../webview/html';
 import { WebviewChannel } from '../webview/messages';
 import { FromWebview, ToWebview, type TuneRow, type TuneWindow } from './protocol';
-import { moneySplit, workerFlags } from '../core/tune/flags';
+import { moneySplit, tuneWindow, utcRange, workerFlags } from '../core/tune/flags';
 
 export const TUNE_VIEW_TYPE = 'serverlessGpu.tune';
 const WINDOW_MS: Record<TuneWindow, number> = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 };
-const WINDOW_WORDS: Record<TuneWindow, string> = { '1h': 'the last hour', '24h': 'the last 24 hours', '7d': 'the last 7 days' };
+/** The window's words; with the current hour so far (tuneWindow), and its real range beside them. */
+const WINDOW_WORDS: Record<TuneWindow, string> = {
+  '1h': 'the last whole hour and this one so far', '24h': 'the last 24 whole hours and this one so far', '7d': 'the last 7 days of whole hours and this one so far',
+};
 
 export interface TuneDeps {
   extensionUri: vscode.Uri;
@@ -30,9 +34,11 @@ export interface TuneDeps {
   /** This workspace's jobs (the Jobs history and the batch manifests' rows). */
   jobs: () => Promise<readonly JobSample[]>;
   gpuPrices: () => Readonly<Record<string, number>>;
-  confirm: (message: string, detail: string, action: string) => Promise<boolean>;
-  /** The endpoint-edit path (issue 28's forms): diff, confirmation, PATCH, rollout. */
-  applyEndpointSettings?: (client: ServiceClient, endpointId: string, change: Record<string, unknown>) => Promise<void>;
+  /**
+   * The endpoint-edit path (issue 28's forms): the one confirmation (the readable diff and its money, `note`
+   * under them), PATCH, rollout. True when the change was applied.
+   */
+  applyEndpointSettings: (client: ServiceClient, endpointId: string, change: Record<string, unknown>, note: readonly string[]) => Promise<boolean>;
 }
 
 type Drawn = Extract<FromWebview, { type: 'drawn' }>;
@@ -51,6 +57,7 @@ export class TunePanel implements vscode.Disposable {
   lastRows: TuneRow[] = [];
   lastDrawn: Drawn | undefined;
   lastHeader: Extract<ToWebview, { type: 'header' }> | undefined;
+  private lastReplayOf: string | undefined;
 
   constructor(readonly endpointId: string, private readonly d: TuneDeps, onDispose: () => void) {
     this.panel = vscode.window.createWebviewPanel(TUNE_VIEW_TYPE, `Tune: ${endpointId}`, vscode.ViewColumn.Active, webviewOptions(d.extensionUri));
@@ -110,22 +117,23 @@ export class TunePanel implements vscode.Disposable {
       return this.post({ type: 'notice', message: `Could not read the endpoint's settings: ${(err as Error).message}` });
     }
     this.current = settingsOf(endpoint);
-    const price = endpointPrice(endpoint, this.d.gpuPrices());
+    const price = endpointPrice(endpoint, this.d.gpuPrices(), await catalogPerHour(client));
     if (!price) return this.post({ type: 'notice', message: 'No price is known for this endpoint\'s GPUs: set one in serverlessGpu.batch.gpuPrices.' });
-    const toMs = Date.now();
-    const fromMs = toMs - WINDOW_MS[this.window];
+    // One window for the replay and the bill: whole UTC hours, the current one so far (the billing route's buckets).
+    const { fromMs, toMs } = tuneWindow(Date.now(), WINDOW_MS[this.window]);
     const traffic = trafficOf(await this.d.jobs(), this.endpointId, fromMs, toMs, this.current.idleTimeoutMs);
-    const replayOf = describeReplay(traffic.arrivals.length, WINDOW_WORDS[this.window], traffic.leftOut);
+    const range = utcRange(fromMs, toMs);
+    const replayOf = describeReplay(traffic.arrivals.length, range, WINDOW_WORDS[this.window], traffic.leftOut);
     const billed = await billedAmount(client, this.endpointId, fromMs, toMs).catch(() => undefined);
     const workers = await client.listEndpointWorkers(this.endpointId).catch(() => undefined);
     this.lastHeader = {
       type: 'header', endpoint: endpoint.name || this.endpointId, window: this.window, replayOf, price: price.source,
-      money: billed ? moneySplit(billed, traffic.arrivals, price.usdPerSecond) : undefined,
+      money: billed ? moneySplit(billed, traffic.arrivals, price.usdPerSecond, toMs) : undefined,
       flags: workerFlags(this.current, workers, traffic.arrivals.length),
     };
     this.post(this.lastHeader);
     if (!traffic.arrivals.length) {
-      return this.post({ type: 'noHistory', message: `No job of this workspace ran on ${this.endpointId} in ${WINDOW_WORDS[this.window]}: run some jobs first, or replay a burst you describe.` });
+      return this.post({ type: 'noHistory', message: `No job of this workspace ran on ${this.endpointId} from ${range}: run some jobs first, or replay a burst you describe.` });
     }
     this.replay({ arrivals: traffic.arrivals, coldStartMs: traffic.coldStartMs, pricePerWorkerSecond: price.usdPerSecond, windowEndMs: toMs }, replayOf);
   }
@@ -134,7 +142,7 @@ export class TunePanel implements vscode.Disposable {
     if (!this.current) return;
     const client = await this.d.client();
     const endpoint = client && await client.getEndpoint(this.endpointId).catch(() => undefined);
-    const price = endpoint && endpointPrice(endpoint, this.d.gpuPrices());
+    const price = endpoint && endpointPrice(endpoint, this.d.gpuPrices(), await catalogPerHour(client));
     if (!price) return this.post({ type: 'notice', message: 'No price is known for this endpoint\'s GPUs.' });
     const arrivals = syntheticArrivals(jobs, perMinute, executionMs, Date.now());
     this.replay({ arrivals, coldStartMs: 0, pricePerWorkerSecond: price.usdPerSecond }, `Replay of a synthetic burst: ${jobs} jobs, ${perMinute} a minute, ${executionMs / 1000} s each (no cold start known)`);
@@ -154,6 +162,7 @@ export class TunePanel implements vscode.Disposable {
       if (this.run !== run) return;
       this.results = results;
       this.lastRows = results.map((r, i) => rowOf(r, changeLabel(this.current!, this.candidates[i]!), i === 0));
+      this.lastReplayOf = replayOf;
       this.post({ type: 'rows', rows: this.lastRows, replayOf });
     }, (err: Error) => {
       if (this.run === run) this.post({ type: 'notice', message: err.message });
@@ -161,8 +170,9 @@ export class TunePanel implements vscode.Disposable {
   }
 
   /**
-   * Apply (the row's button; public for the real-editor tests): the diff, the confirmation, then the endpoint-edit
-   * path (a clearly marked seam until issue 28 lands). Returns the change sent, if any.
+   * Apply (the row's button; public for the real-editor tests): the endpoint-edit path asks the one question
+   * (Edit Endpoint's readable diff with its money, and what the replay says of the row), then sends exactly the
+   * changed settings. Returns the change sent, if it was applied.
    */
   async applyRow(row: number): Promise<Record<string, unknown> | undefined> {
     const next = this.candidates[row];
@@ -173,17 +183,12 @@ export class TunePanel implements vscode.Disposable {
       return undefined;
     }
     const r = this.results[row];
-    const detail = `${JSON.stringify(change, null, 2)}\n\nIn the replay: ${r ? `${formatUsd(r.costUsd)}, p95 wait ${(r.waitP95Ms / 1000).toFixed(1)} s` : ''}.`;
-    if (!(await this.d.confirm(`Change ${this.endpointId}'s settings?`, detail, 'Apply'))) return undefined;
+    const now = this.results[0];
+    const figures = (x: ReplayResult): string => `${formatUsd(x.costUsd)}, p95 wait ${(x.waitP95Ms / 1000).toFixed(1)} s`;
+    const note = r && now ? [`${this.lastReplayOf ?? 'A replay'}: ${figures(r)} with this change, ${figures(now)} with the current settings.`] : [];
     const client = await this.d.client();
     if (!client) return undefined;
-    if (!this.d.applyEndpointSettings) {
-      // SEAM (issue 28): the endpoint-edit path (PATCH /v2/serverless/{id}, its diff and confirmation) is not on
-      // main yet. When it lands, pass it as TuneDeps.applyEndpointSettings; nothing else here changes.
-      void vscode.window.showWarningMessage(`Applying settings needs the endpoint-edit path, which this version does not have yet. The change would be: ${JSON.stringify(change)}`);
-      return undefined;
-    }
-    await this.d.applyEndpointSettings(client, this.endpointId, change);
+    if (!(await this.d.applyEndpointSettings(client, this.endpointId, change, note))) return undefined;
     await this.load();
     return change;
   }
@@ -193,9 +198,25 @@ export class TunePanel implements vscode.Disposable {
   }
 }
 
-function describeReplay(jobs: number, window: string, leftOut: number): string {
+/**
+ * The service's GPU catalog, pool -> USD per GPU per hour (its dearest type), as a job's estimate and Edit
+ * Endpoint read it: the replay is priced, and its price credited, as they are; the price table stays the fallback.
+ */
+async function catalogPerHour(client: ServiceClient): Promise<ReadonlyMap<string, number> | undefined> {
+  const gpus = await client.listGpuTypes().then((r) => r.gpus, () => undefined);
+  if (!gpus) return undefined;
+  const pools = new Set(gpus.flatMap((g) => (g.pool ? [g.pool] : [])));
+  const out = new Map<string, number>();
+  for (const pool of pools) {
+    const p = poolPricePerHour(gpus, pool);
+    if (p !== undefined) out.set(pool, p);
+  }
+  return out;
+}
+
+function describeReplay(jobs: number, range: string, words: string, leftOut: number): string {
   const left = leftOut ? `; ${leftOut} job${leftOut === 1 ? '' : 's'} left out (no execution time from the service)` : '';
-  return `Replay of ${jobs} job${jobs === 1 ? '' : 's'} this workspace sent in ${window} (other traffic on the endpoint is not in it)${left}`;
+  return `Replay of ${jobs} job${jobs === 1 ? '' : 's'} this workspace sent from ${range} (${words}; other traffic on the endpoint is not in it)${left}`;
 }
 
 function rowOf(r: ReplayResult, label: string, current: boolean): TuneRow {

@@ -42,6 +42,8 @@ function formsConfig(): EmulatorConfigInput {
         // QUEUE_DELAY 4 s, as the REST record showed before issue 29: a config endpoint now shows the engine's own
         // scaler (default REQUEST_COUNT, on which the form leaves the idle timeout out), and these steps edit it.
         { id: 'ef-edit', name: 'Edit me', ...clocked, workersMax: 3, gpuPools: ['ADA_24'], scalerType: 'QUEUE_DELAY', scalerValue: 4 },
+        // Pools in the user's order, not the catalog's (the catalog lists AMPERE_48 before ADA_48_PRO).
+        { id: 'ef-pools', name: 'Two pools', ...clocked, workersMax: 3, gpuPools: ['ADA_48_PRO', 'AMPERE_48'], scalerType: 'QUEUE_DELAY', scalerValue: 4 },
         { id: 'ef-min', name: 'Always on', ...clocked, workersMax: 3 },
         { id: 'ef-max', name: 'Under load', ...clocked, workersMax: 3 },
         { id: 'ef-roll', name: 'Rolling', ...clocked, workersMin: 2, workersMax: 2 },
@@ -124,7 +126,8 @@ suite('endpoint forms: edit, create, delete against the emulator', () => {
   test('the form shows current values and ranges; a value typed shows its diff and money, Apply asks and the read-back says what changed', async () => {
     const form = await openForm('ef-edit');
     assert.equal(await textContent('[data-range="idleTimeout"]', { inWebview: true }), 'whole seconds, 1 to 3600');
-    assert.match(await textContent('#pools', { inWebview: true }), /ADA_24 · \$\d+(\.\d+)?\/h/);
+    // The catalog's $1.116 an hour in the one formatter's digits, as the confirmation writes it.
+    assert.match(await textContent('#pools', { inWebview: true }), /ADA_24 · \$1\.12\/h/);
     await click('input[name="workersMax"]', { inWebview: true });
     await press('Control+A');
     await typeText('5');
@@ -141,11 +144,45 @@ suite('endpoint forms: edit, create, delete against the emulator', () => {
     assert.equal(asked.length, 1);
     assert.match(asked[0]!.detail, /workers\.max 3 → 5/);
     assert.match(asked[0]!.detail, /idleTimeout 60 s → 5 s/);
-    assert.match(asked[0]!.detail, /Pool ADA_24: \$[\d.]+ per GPU per hour/);
+    assert.match(asked[0]!.detail, /Pool ADA_24: \$1\.12 per GPU per hour/);
     const after = await endpoint('ef-edit');
     assert.equal(after.workers.max, 5);
     assert.equal(after.workers.idleTimeout, 5);
     await waitForSelector('#result:has-text("Changed Edit me")', { inWebview: true });
+  });
+
+  test('a pool selection left alone is no change: the endpoint\'s pool order (its preference) is kept', async () => {
+    const form = await openForm('ef-pools');
+    await click('input[name="workersMax"]', { inWebview: true });
+    await press('Control+A');
+    await typeText('4');
+    await waitForSelector('#diff li:has-text("workers.max 3 → 4")', { inWebview: true });
+    // The page's checkboxes in the catalog's order must not reorder the endpoint's pools either.
+    const shown = formValuesOf(settingsOf(await endpoint('ef-pools')));
+    const catalogOrder = form.preview({ ...shown, workersMax: 4, gpuPools: ['AMPERE_48', 'ADA_48_PRO'] });
+    assert.deepEqual(catalogOrder.diff, ['workers.max 3 → 4']);
+    const applied = new Promise<ChangeOutcome>((r) => form.onDidApply(r));
+    await click('#apply', { inWebview: true });
+    const outcome = await applied;
+    assert.equal(outcome.kind, 'applied', JSON.stringify(outcome));
+    assert.equal(asked.length, 1);
+    assert.doesNotMatch(asked[0]!.detail, /GPU pools/);
+    if (outcome.kind === 'applied') assert.deepEqual(outcome.result.sent, { workers: { max: 4 } }, 'the PATCH holds workers.max alone');
+    assert.deepEqual((await endpoint('ef-pools')).gpu.pools, ['ADA_48_PRO', 'AMPERE_48']);
+    // A pool added goes after the endpoint's own, whatever order the page lists them in.
+    const added = await submit(form, { gpuPools: ['ADA_24', 'AMPERE_48', 'ADA_48_PRO'] });
+    assert.equal(added.kind, 'applied', JSON.stringify(added));
+    assert.deepEqual((await endpoint('ef-pools')).gpu.pools, ['ADA_48_PRO', 'AMPERE_48', 'ADA_24']);
+  });
+
+  test('on REQUEST_COUNT the idle timeout is greyed and empty, said to be the platform\'s own, and never sent', async () => {
+    const form = await openForm('ef-max'); // REQUEST_COUNT: the config default
+    assert.equal((await endpoint('ef-max')).workers.idleTimeout, undefined, 'the service omits it');
+    assert.equal(await property('input[name="idleTimeout"]', 'disabled', { inWebview: true }), true);
+    assert.equal(await property('input[name="idleTimeout"]', 'value', { inWebview: true }), '');
+    assert.match(await textContent('[data-range="idleTimeout"]', { inWebview: true }), /not a setting on REQUEST_COUNT: idle workers stop after the platform's own 5 s/);
+    const shown = formValuesOf(settingsOf(await endpoint('ef-max')));
+    assert.deepEqual(form.preview({ ...shown, workersMax: 4 }).diff, ['workers.max 3 → 4']);
   });
 
   test('each setting edited is read back, and only it changes', async () => {

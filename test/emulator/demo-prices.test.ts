@@ -5,6 +5,7 @@
 // billing route's four parts (src/emulator/billing/workerPrices.ts). The demo's flux-dev once set $0.00076/s on
 // ADA_48_PRO ($0.00053/s): its batches were billed 43% over their estimate; then CPU, disk and a fee
 // ($0.000065/s) were still added on top of the catalog's price: 12% over.
+import { scaleDownMsOf } from '../../src/core/serverless/scaleDown';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { moveClock, request, startEmulator, type Emulator } from './harness';
@@ -98,7 +99,8 @@ describe('the demo bills what the extension estimates', () => {
     const durations = { executionMs: mean, executionSpreadMs: Math.max(...executions.map((x) => Math.abs(x - mean))), queueMs: 0, queueSpreadMs: 0, samples: executions.length };
     const range = estimateBatchCost({
       jobs: JOBS, durations, price, workers: Math.min(defaultConcurrency(endpoint.workers.max), endpoint.workers.max),
-      idleTimeoutMs: endpoint.workers.idleTimeout * 1000,
+      // REQUEST_COUNT (flux-dev): no idleTimeout in the response; the platform's own scale-down applies.
+      idleTimeoutMs: scaleDownMsOf(endpoint),
     })!;
     assert.ok(range.lowUsd * (1 - TIGHT) <= totals.totalAmount && totals.totalAmount <= range.highUsd * (1 + TIGHT), `billed $${totals.totalAmount} in all, in the estimated $${range.lowUsd}..$${range.highUsd}`);
   });

@@ -93,12 +93,13 @@ describe('GET /v2/serverless', () => {
     assert.equal(named.type, 'QUEUE');
     assert.deepEqual(named.gpu, { pools: ['AMPERE_80', 'ADA_80_PRO'], count: 1, allowedCudaVersions: [], minCudaVersion: null });
     assert.deepEqual(byId.get(ENDPOINTS.image)!.gpu!.pools, ['ADA_24']);
-    // workersMin, workersMax, idleTimeoutMs (in the reference's seconds) and executionTimeoutMs from the config.
-    assert.deepEqual(named.workers, { min: 1, max: 4, idleTimeout: 30 });
+    // workersMin, workersMax and executionTimeoutMs from the config; no idleTimeout: a config endpoint scales on
+    // REQUEST_COUNT by default, for which the reference omits it.
+    assert.deepEqual(named.workers, { min: 1, max: 4 });
     assert.equal(named.timeout, 120_000);
-    // The queue model's defaults for an endpoint that sets none: 0, 3, 5 s, 600 s.
+    // The queue model's defaults for an endpoint that sets none: 0, 3, 600 s.
     const image = byId.get(ENDPOINTS.image)!;
-    assert.deepEqual([image.workers, image.timeout], [{ min: 0, max: 3, idleTimeout: 5 }, 600_000]);
+    assert.deepEqual([image.workers, image.timeout], [{ min: 0, max: 3 }, 600_000]);
     assert.deepEqual(named.scaling, { type: 'REQUEST_COUNT', requestCount: 1 }, 'the engine scaler: the config default (issue 29)');
     assert.equal(named.flashboot, 'OFF');
     assert.deepEqual([named.dataCenterIds, named.networkVolumes], [[], []]);

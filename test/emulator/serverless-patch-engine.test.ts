@@ -77,8 +77,9 @@ describe('workers.min raised', () => {
     // Two always-on workers for an hour at $0.001/s (the endpoint's price): $7.20, give or take the real
     // milliseconds between the requests.
     assert.ok(Math.abs(grown - 7.2) < 0.01, `billed ${grown}, expected about 2 x 3600 s x 0.001 = 7.2`);
-    assertDocumented(await call('PATCH', '/v2/serverless/sw-min', { workers: { min: 0, idleTimeout: 1 } }), 'PATCH', '/v2/serverless/{id}');
-    await advance(5_000);
+    // REQUEST_COUNT (the config default): no idle timeout may be sent; its workers idle out after its own (60 s).
+    assertDocumented(await call('PATCH', '/v2/serverless/sw-min', { workers: { min: 0 } }), 'PATCH', '/v2/serverless/{id}');
+    await advance(65_000);
     assert.equal((await workers('sw-min')).summary.total, 0, 'min lowered: idle workers time out');
   });
 });
@@ -109,7 +110,7 @@ describe('releases and rollout', () => {
     const patched = assertDocumented(await call('PATCH', '/v2/serverless/sw-roll', { image: 'my-org/worker:2', env: { MODE: 'fast' } }), 'PATCH', '/v2/serverless/{id}');
     assert.equal(patched.image, 'my-org/worker:2');
     // A scaling-only change cuts no release.
-    await call('PATCH', '/v2/serverless/sw-roll', { workers: { idleTimeout: 20 } });
+    assert.equal((await call('PATCH', '/v2/serverless/sw-roll', { scaling: { type: 'REQUEST_COUNT', requestCount: 2 } })).status, 200);
     const mid = await releases('sw-roll');
     assert.equal(mid.endpointVersion, 2);
     assert.deepEqual(mid.releases.map((r: any) => r.version), [2, 1]);

@@ -56,6 +56,30 @@ describe('POST /v2/serverless', () => {
   });
 });
 
+describe('idle timeout on a queue endpoint scaling on REQUEST_COUNT (reference: EndpointWorkers.idleTimeout)', () => {
+  test('refused on create and update with a 400 naming the field, omitted from responses; allowed with a switch to QUEUE_DELAY', async () => {
+    const refused = await call('POST', '/v2/serverless', createBody('rc-idle', { scaling: { type: 'REQUEST_COUNT', requestCount: 2 } }));
+    assertDocumented(refused, 'POST', '/v2/serverless');
+    assert.match(assertProblem(refused, 400).errors!.join(), /workers\.idleTimeout/);
+    const ep = await create('rc-ok', { scaling: { type: 'REQUEST_COUNT', requestCount: 2 }, workers: { min: 0, max: 2 } });
+    assert.deepEqual(ep.workers, { min: 0, max: 2 }, 'no idleTimeout in the response');
+    assert.deepEqual((await get(ep.id)).workers, { min: 0, max: 2 });
+    // A PATCH sending the idle timeout alone is judged against the endpoint's scaler: refused, nothing changed.
+    const before = await get(ep.id);
+    const alone = await call('PATCH', `/v2/serverless/${ep.id}`, { workers: { idleTimeout: 60 } });
+    assertDocumented(alone, 'PATCH', '/v2/serverless/{id}');
+    assert.match(assertProblem(alone, 400).errors!.join(), /workers\.idleTimeout/);
+    assert.deepEqual(await get(ep.id), before);
+    assertProblem(await call('PATCH', `/v2/serverless/${ep.id}`, { workers: { idleTimeout: 60 }, scaling: { type: 'REQUEST_COUNT', requestCount: 1 } }), 400);
+    const switched = await call('PATCH', `/v2/serverless/${ep.id}`, { workers: { idleTimeout: 60 }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } });
+    assert.equal(switched.status, 200, switched.text);
+    assert.deepEqual(assertDocumented(switched, 'PATCH', '/v2/serverless/{id}').workers, { min: 0, max: 2, idleTimeout: 60 });
+    // And back: the idle timeout is dropped from the response again (the platform's own scale-down applies).
+    const back = await call('PATCH', `/v2/serverless/${ep.id}`, { scaling: { type: 'REQUEST_COUNT', requestCount: 1 } });
+    assert.deepEqual(assertDocumented(back, 'PATCH', '/v2/serverless/{id}').workers, { min: 0, max: 2 });
+  });
+});
+
 describe('templates', () => {
   test('create, list, get, update and delete a template; an endpoint made from it takes its container and its kind', async () => {
     const made = await call('POST', '/v2/templates', { name: 'chat', image: 'serverless-emulator/vllm-worker:2', serverless: true, env: { A: '1', B: '2' } });
@@ -107,8 +131,9 @@ describe('PATCH /v2/serverless/<id>', () => {
     const changes: Array<[Record<string, unknown>, (e: any) => void]> = [
       [{ workers: { max: 5 } }, (e) => { e.workers.max = 5; }],
       [{ workers: { min: 1 } }, (e) => { e.workers.min = 1; }],
+      // sw-edit scales on REQUEST_COUNT (the config default): no idle timeout is shown until it scales on QUEUE_DELAY.
+      [{ scaling: { type: 'QUEUE_DELAY', queueDelay: 2.5 } }, (e) => { e.scaling = { type: 'QUEUE_DELAY', queueDelay: 2.5 }; e.workers.idleTimeout = 60; }],
       [{ workers: { idleTimeout: 30 } }, (e) => { e.workers.idleTimeout = 30; }],
-      [{ scaling: { type: 'QUEUE_DELAY', queueDelay: 2.5 } }, (e) => { e.scaling = { type: 'QUEUE_DELAY', queueDelay: 2.5 }; }],
       [{ timeout: 90_000 }, (e) => { e.timeout = 90_000; }],
       [{ flashboot: 'FLASHBOOT' }, (e) => { e.flashboot = 'FLASHBOOT'; }],
       [{ gpu: { count: 2 } }, (e) => { e.gpu.count = 2; }],
@@ -116,7 +141,7 @@ describe('PATCH /v2/serverless/<id>', () => {
       // pools alone replace the selection: the exclusions go (the reference's "DESTRUCTIVE GOTCHA").
       [{ gpu: { pools: ['ADA_48_PRO', 'AMPERE_48'] } }, (e) => { e.gpu.pools = ['ADA_48_PRO', 'AMPERE_48']; delete e.gpu.excludedTypes; }],
       [{ name: 'renamed' }, (e) => { e.name = 'renamed'; }],
-      [{ scaling: { type: 'REQUEST_COUNT', requestCount: 3 } }, (e) => { e.scaling = { type: 'REQUEST_COUNT', requestCount: 3 }; }],
+      [{ scaling: { type: 'REQUEST_COUNT', requestCount: 3 } }, (e) => { e.scaling = { type: 'REQUEST_COUNT', requestCount: 3 }; delete e.workers.idleTimeout; }],
     ];
     for (const [patch, expect] of changes) {
       const after = assertDocumented(await call('PATCH', '/v2/serverless/sw-edit', patch), 'PATCH', '/v2/serverless/{id}');

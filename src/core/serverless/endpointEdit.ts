@@ -52,6 +52,19 @@ export function settingsOf(e: ServerlessEndpoint): EndpointSettings {
   };
 }
 
+/**
+ * A pool selection as the user's preference order: the pools the endpoint had keep their order, pools newly
+ * picked follow in the order given. A form listing pools in the catalog's order (checkboxes) must not reorder
+ * the endpoint's pools by itself: the order is the user's fallback preference (the first pool is where workers
+ * land first, and the emulator bills at it), so an untouched selection stays exactly the same list.
+ */
+export function keepPoolOrder(current: readonly string[], picked: readonly string[]): string[] {
+  const chosen = new Set(picked);
+  const kept = current.filter((p) => chosen.has(p));
+  const had = new Set(current);
+  return [...new Set([...kept, ...picked.filter((p) => !had.has(p))])];
+}
+
 function same(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => x === b[i]);
   if (a && b && typeof a === 'object' && typeof b === 'object') {

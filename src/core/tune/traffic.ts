@@ -2,6 +2,7 @@
 // (submit time, the service's execution time), the endpoint's current settings in the replay's units, and a
 // synthetic burst when there is no history. Jobs whose execution time the service never gave (stopped, lost,
 // still running) are left out and counted, so the view can say how many.
+import { REQUEST_COUNT_SCALE_DOWN_MS, scaleDownMsOf } from '../serverless/scaleDown';
 import type { ServerlessEndpoint } from '../serverless/schemas';
 import type { Arrival, ReplayResult, ReplaySettings } from './replay';
 
@@ -69,8 +70,9 @@ export function settingsOf(e: Pick<ServerlessEndpoint, 'workers' | 'scaling' | '
   return {
     workersMin: e.workers.min ?? 0,
     workersMax: e.workers.max ?? 3,
-    // The service omits idleTimeout for REQUEST_COUNT queues; its default is 5 s (docs "Endpoint settings").
-    idleTimeoutMs: (e.workers.idleTimeout ?? 5) * 1000,
+    // On REQUEST_COUNT the idle timeout does not apply (the service omits and refuses it): idle workers stop
+    // after the platform's own delay, which the replay's engine is given as its idle timeout.
+    idleTimeoutMs: scaleDownMsOf(e),
     scalerType: requestCount ? 'REQUEST_COUNT' : 'QUEUE_DELAY',
     scalerValue: requestCount ? (e.scaling.requestCount ?? 1) : (e.scaling.queueDelay ?? 4),
     executionTimeoutMs: e.timeout > 0 ? e.timeout : undefined,
@@ -93,18 +95,27 @@ export function cheapestWithin(results: readonly Pick<ReplayResult, 'costUsd' | 
   return best;
 }
 
-/** The settings that differ from `current`, in the REST reference's update fields (what Apply would send). */
+/**
+ * The settings that differ from `current`, in the REST reference's update fields (what Apply would send). An
+ * idle timeout is never sent to a REQUEST_COUNT scaler (the service refuses it); a switch to QUEUE_DELAY always
+ * carries the one replayed, so the service does not pick one of its own.
+ */
 export function changedSettings(current: ReplaySettings, next: ReplaySettings): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  if (next.workersMin !== current.workersMin || next.workersMax !== current.workersMax || next.idleTimeoutMs !== current.idleTimeoutMs) {
-    const workers: Record<string, number> = {};
-    if (next.workersMin !== current.workersMin) workers.min = next.workersMin;
-    if (next.workersMax !== current.workersMax) workers.max = next.workersMax;
-    if (next.idleTimeoutMs !== current.idleTimeoutMs) workers.idleTimeout = next.idleTimeoutMs / 1000;
-    out.workers = workers;
+  const workers: Record<string, number> = {};
+  if (next.workersMin !== current.workersMin) workers.min = next.workersMin;
+  if (next.workersMax !== current.workersMax) workers.max = next.workersMax;
+  if (next.scalerType === 'QUEUE_DELAY' && (next.idleTimeoutMs !== current.idleTimeoutMs || current.scalerType !== 'QUEUE_DELAY')) {
+    workers.idleTimeout = next.idleTimeoutMs / 1000;
   }
+  if (Object.keys(workers).length) out.workers = workers;
   if (next.scalerType !== current.scalerType || next.scalerValue !== current.scalerValue) {
     out.scaling = next.scalerType === 'REQUEST_COUNT' ? { type: 'REQUEST_COUNT', requestCount: next.scalerValue } : { type: 'QUEUE_DELAY', queueDelay: next.scalerValue };
   }
   return out;
+}
+
+/** The replay's settings of an endpoint switched to REQUEST_COUNT: its idle workers stop after the platform's delay. */
+export function onRequestCount(s: ReplaySettings, requestCount: number): ReplaySettings {
+  return { ...s, scalerType: 'REQUEST_COUNT', scalerValue: requestCount, idleTimeoutMs: REQUEST_COUNT_SCALE_DOWN_MS };
 }

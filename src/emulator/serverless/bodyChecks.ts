@@ -20,6 +20,8 @@ export interface CurrentSettings {
   workersMax: number;
   pools: readonly string[];
   family: 'gpu' | 'cpu';
+  /** The endpoint's scaler now: a PATCH sending an idle timeout alone is judged against it. */
+  scalerType: 'QUEUE_DELAY' | 'REQUEST_COUNT';
 }
 
 function gpuChecks(gpu: Raw, errors: string[]): void {
@@ -58,9 +60,12 @@ export function bodyProblems(body: unknown, current: CurrentSettings | undefined
   const min = int(workers?.min) ?? current?.workersMin ?? 0;
   const max = int(workers?.max) ?? current?.workersMax ?? 3;
   if (min > max) errors.push(`workers.min: ${min} is above workers.max (${max})`);
+  // The reference (EndpointWorkers.idleTimeout): "Not applicable to queue-based endpoints scaling on
+  // requestCount: rejected on create/update". The scaler is the body's, else (a PATCH) the endpoint's.
   const scaling = obj(b.scaling);
-  if (scaling?.type === 'REQUEST_COUNT' && workers?.idleTimeout !== undefined) {
-    errors.push('workers.idleTimeout: not applicable when scaling on REQUEST_COUNT');
+  const scalerType = typeof scaling?.type === 'string' ? scaling.type : current?.scalerType;
+  if (scalerType === 'REQUEST_COUNT' && workers?.idleTimeout !== undefined) {
+    errors.push(`workers.idleTimeout: not applicable to a queue endpoint scaling on REQUEST_COUNT${scaling ? '' : ' (this endpoint\'s scaler)'}; leave it out, or switch scaling to QUEUE_DELAY with it`);
   }
   if (!current && b.type === 'LOAD_BALANCER') {
     errors.push('type: the emulator runs queue endpoints only (QUEUE); a load balancer\'s paths are the worker\'s own');

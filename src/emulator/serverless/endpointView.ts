@@ -86,9 +86,11 @@ export function endpointView(endpoint: EndpointConfig, usage: UserUsage, origin:
     env: { ...c.env },
     registry: c.registry,
     ...(gpu ? { gpu } : { cpu: r.cpu!.map((x) => ({ ...x })) }),
-    // Always shown: the reference omits idleTimeout for a queue endpoint on requestCount, but the emulator's engine
-    // (issue 29, jobs/scaler.ts) scales down by it under both scalers, and config endpoints default to REQUEST_COUNT.
-    workers: { min: s.workersMin, max: s.workersMax, idleTimeout: s.idleTimeoutSeconds },
+    // The reference omits idleTimeout for a queue endpoint scaling on requestCount (and refuses it there): the
+    // engine's scale-down delay for that combination is the platform's own, not a setting (docs/emulator.md).
+    workers: r.scaling.type === 'REQUEST_COUNT'
+      ? { min: s.workersMin, max: s.workersMax }
+      : { min: s.workersMin, max: s.workersMax, idleTimeout: s.idleTimeoutSeconds },
     scaling: { ...r.scaling },
     dataCenterIds: [...r.dataCenterIds],
     networkVolumes: [...r.networkVolumes],

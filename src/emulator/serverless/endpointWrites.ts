@@ -10,6 +10,7 @@ import type { Account } from '../http/auth';
 import { EndpointConfig, ENDPOINT_KINDS } from '../config';
 import { applyPoolPrice, imageOfKind, newReleaseId, setRecord, type ContainerSettings, type EndpointRecord } from './endpointStore';
 import { setCreatedAt } from './endpointView';
+import { REQUEST_COUNT_SCALE_DOWN_MS } from './scaling';
 import { newId } from './templateStore';
 
 /** Kinds an endpoint made through the API may get from its image (not `worker`: it needs a command; not public models). */
@@ -58,8 +59,9 @@ export function createEndpoint(account: Account, body: CreateEndpointRequest, te
   const endpoint = EndpointConfig.parse({
     id, name: body.name, kind: kindOfImage(container.image),
     workersMin: workers.min ?? 0, workersMax: workers.max ?? 3,
-    // The reference's create defaults: idleTimeout 10 s, timeout 300000 ms.
-    idleTimeoutMs: (workers.idleTimeout ?? 10) * 1000,
+    // The reference's create defaults: idleTimeout 10 s, timeout 300000 ms; on REQUEST_COUNT no idle timeout is
+    // taken, and the engine scales down after the platform's own delay.
+    idleTimeoutMs: body.scaling.type === 'REQUEST_COUNT' ? REQUEST_COUNT_SCALE_DOWN_MS : (workers.idleTimeout ?? 10) * 1000,
     executionTimeoutMs: body.timeout ?? 300_000,
     ...(body.gpu ? { gpuPools: body.gpu.pools } : {}),
     ...(body.cpu ? { prices: CPU_WORKER_PRICES } : {}),
@@ -113,7 +115,12 @@ export function updateEndpoint(endpoint: EndpointConfig, record: EndpointRecord,
   if (body.workers?.max !== undefined) endpoint.workersMax = body.workers.max;
   if (body.workers?.idleTimeout !== undefined) endpoint.idleTimeoutMs = body.workers.idleTimeout * 1000;
   if (body.timeout !== undefined) endpoint.executionTimeoutMs = body.timeout;
-  if (body.scaling !== undefined) record.scaling = body.scaling;
+  if (body.scaling !== undefined) {
+    // Switched to REQUEST_COUNT: the idle timeout no longer applies (and is no longer shown); the engine scales
+    // down after the platform's own delay, not after a hidden leftover of the old setting.
+    if (body.scaling.type === 'REQUEST_COUNT' && record.scaling.type !== 'REQUEST_COUNT') endpoint.idleTimeoutMs = REQUEST_COUNT_SCALE_DOWN_MS;
+    record.scaling = body.scaling;
+  }
   if (body.flashboot !== undefined) record.flashboot = body.flashboot;
   engineSettings(endpoint, record);
   if (body.dataCenterIds !== undefined) record.dataCenterIds = body.dataCenterIds;

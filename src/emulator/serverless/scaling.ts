@@ -3,6 +3,12 @@
 // fields and their defaults; this room only converts them to the reference's units.
 import type { EndpointConfig } from '../config';
 
+// A queue endpoint scaling on REQUEST_COUNT takes no idle timeout (the reference: "not applicable", refused,
+// omitted from responses). The engine still stops its idle workers after the endpoint's idleTimeoutMs (one rule
+// for both scalers, jobs/engine.ts), so an endpoint created or switched to REQUEST_COUNT through the REST API
+// gets the platform's own delay there: the one Tune Endpoint replays with (core/serverless/scaleDown.ts).
+export { REQUEST_COUNT_SCALE_DOWN_MS } from '../../core/serverless/scaleDown';
+
 export interface EndpointScaling {
   workersMin: number;
   workersMax: number;

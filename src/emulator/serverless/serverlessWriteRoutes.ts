@@ -73,7 +73,7 @@ export async function handleEndpointWrite(
   }
   const record = recordFor(endpoint, account.usage, ctx.nowMs);
   const template = templateOf(p, body, errors);
-  const current = { workersMin: endpoint.workersMin, workersMax: endpoint.workersMax, pools: endpoint.gpuPools, family: record.gpu ? 'gpu' as const : 'cpu' as const };
+  const current = { workersMin: endpoint.workersMin, workersMax: endpoint.workersMax, pools: endpoint.gpuPools, family: record.gpu ? 'gpu' as const : 'cpu' as const, scalerType: record.scaling.type };
   refuse(errors, bodyProblems(body, current), 'update');
   ctx.jobs.reconfigure(endpoint); // up to now on the old settings first: the new ones apply from this instant
   updateEndpoint(endpoint, record, UpdateEndpointRequest.parse(body), template, ctx.nowMs);

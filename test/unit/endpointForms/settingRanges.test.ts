@@ -3,7 +3,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkValues, NEW_ENDPOINT_DEFAULTS, settingsOfForm, type FormValues } from '../../../src/endpointForms/settingRanges';
-import { changeText, usd } from '../../../src/endpointForms/changeText';
+import { changeText } from '../../../src/endpointForms/changeText';
 import type { EndpointSettings } from '../../../src/core/serverless/endpointEdit';
 import type { GpuType } from '../../../src/core/serverless/resourceSchemas';
 
@@ -45,7 +45,7 @@ describe('the words of a change', () => {
     const t = changeText(settings(), settings({ workersMax: 5, idleTimeout: 5, workersMin: 1 }), catalog);
     assert.deepEqual(t.diff, ['workers.min 0 → 1', 'workers.max 3 → 5', 'idleTimeout 60 s → 5 s']);
     assert.equal(t.raisesAlwaysOn, true);
-    assert.equal(t.money[0], `Always on: $0.00 a day → ${usd(1.116 * 24)} a day (workers min 1 × $1.12/h × 24 h), billed even with no job`);
+    assert.equal(t.money[0], `Always on: $0.00 a day → $26.78 a day (workers min 1 × $1.12/h × 24 h), billed even with no job`);
     assert.ok(t.money.includes('Pool ADA_24: $1.12 per GPU per hour'));
   });
 

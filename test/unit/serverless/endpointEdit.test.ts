@@ -8,12 +8,22 @@ import { startEmulator } from '../../../src/emulator/index';
 import { createServiceClient } from '../../../src/core/http/client';
 import { serverlessWrites } from '../../../src/core/serverless/serverlessWrites';
 import { ForbiddenError, ValidationError, BadInputError } from '../../../src/core/http/errors';
-import { describeChanges, editEndpoint, EditConflictError, patchFor, settingsOf, type EndpointSettings } from '../../../src/core/serverless/endpointEdit';
+import { describeChanges, editEndpoint, EditConflictError, keepPoolOrder, patchFor, settingsOf, type EndpointSettings } from '../../../src/core/serverless/endpointEdit';
 
 const base: EndpointSettings = {
   name: 'sdxl', workersMin: 0, workersMax: 3, idleTimeout: 60, scalerType: 'QUEUE_DELAY', scalerValue: 4, timeout: 600_000,
   gpuPools: ['ADA_48_PRO'], gpuExcludedTypes: ['NVIDIA L40'], gpuCount: 1, flashboot: 'OFF', image: 'a:1', env: { A: '1' },
 };
+
+describe('keepPoolOrder: the pool order is the user\'s preference', () => {
+  test('the endpoint\'s pools keep their order; a selection left alone is no change; new pools go after', () => {
+    const current = ['ADA_48_PRO', 'AMPERE_48'];
+    assert.deepEqual(keepPoolOrder(current, ['AMPERE_48', 'ADA_48_PRO']), current);
+    assert.deepEqual(patchFor({ ...base, gpuPools: current }, { workersMax: 4, gpuPools: keepPoolOrder(current, ['AMPERE_48', 'ADA_48_PRO']) }), { workers: { max: 4 } });
+    assert.deepEqual(keepPoolOrder(current, ['ADA_24', 'AMPERE_48', 'ADA_48_PRO']), ['ADA_48_PRO', 'AMPERE_48', 'ADA_24']);
+    assert.deepEqual(keepPoolOrder(current, ['AMPERE_48']), ['AMPERE_48']);
+  });
+});
 
 describe('patchFor: exactly the fields the user changed', () => {
   test('nothing changed: an empty body', () => {
@@ -58,7 +68,7 @@ async function rig() {
       users: [{
         id: 'u',
         keys: [{ key: KEY, scopes: ['endpoints:read', 'endpoints:write'] }, { key: READ_ONLY, scopes: ['endpoints:read'] }],
-        endpoints: [{ id: 'ed', kind: 'echo', gpuPools: ['ADA_48_PRO'], idleTimeoutMs: 60_000 }],
+        endpoints: [{ id: 'ed', kind: 'echo', gpuPools: ['ADA_48_PRO'], idleTimeoutMs: 60_000, scalerType: 'QUEUE_DELAY', scalerValue: 4 }],
       }],
     },
     log: (line) => log.push(line.replace(/ \d+ms$/, '')),

@@ -1,8 +1,8 @@
 // Issue 29: the Tune view's traffic, candidates and flags (core, no editor).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tuneCandidates, withinPlatformRanges } from '../../../src/core/tune/candidates';
-import { workerFlags } from '../../../src/core/tune/flags';
+import { changeLabel, tuneCandidates, withinPlatformRanges } from '../../../src/core/tune/candidates';
+import { moneySplit, tuneWindow, utcRange, workerFlags } from '../../../src/core/tune/flags';
 import type { ReplaySettings } from '../../../src/core/tune/replay';
 import { changedSettings, cheapestWithin, coldStartOf, settingsOf, syntheticArrivals, trafficOf } from '../../../src/core/tune/traffic';
 
@@ -55,11 +55,40 @@ describe('tune traffic', () => {
   });
 
   test('settings from the REST endpoint; the change Apply sends is only what differs', () => {
-    const s = settingsOf({ workers: { min: 1, max: 4, idleTimeout: 15 }, scaling: { type: 'REQUEST_COUNT', requestCount: 2 }, timeout: 600_000, flashboot: 'OFF' });
-    assert.deepEqual(s, { workersMin: 1, workersMax: 4, idleTimeoutMs: 15_000, scalerType: 'REQUEST_COUNT', scalerValue: 2, executionTimeoutMs: 600_000, flashboot: false });
+    const s = settingsOf({ workers: { min: 1, max: 4, idleTimeout: 15 }, scaling: { type: 'QUEUE_DELAY', queueDelay: 2 }, timeout: 600_000, flashboot: 'OFF' });
+    assert.deepEqual(s, { workersMin: 1, workersMax: 4, idleTimeoutMs: 15_000, scalerType: 'QUEUE_DELAY', scalerValue: 2, executionTimeoutMs: 600_000, flashboot: false });
     assert.deepEqual(changedSettings(s, { ...s, idleTimeoutMs: 60_000 }), { workers: { idleTimeout: 60 } });
-    assert.deepEqual(changedSettings(s, { ...s, scalerType: 'QUEUE_DELAY', scalerValue: 4 }), { scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } });
+    assert.deepEqual(changedSettings(s, { ...s, scalerValue: 4 }), { scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } });
+    // To REQUEST_COUNT: never an idle timeout in the change (the service refuses it there).
+    assert.deepEqual(changedSettings(s, { ...s, scalerType: 'REQUEST_COUNT', scalerValue: 2, idleTimeoutMs: 5000 }), { scaling: { type: 'REQUEST_COUNT', requestCount: 2 } });
     assert.deepEqual(changedSettings(s, s), {});
+  });
+
+  test('REQUEST_COUNT: the idle timeout is no setting; the replay stops idle workers after the platform\'s delay', () => {
+    // A response that (wrongly) carried one changes nothing: the platform's 5 s is what the engine uses.
+    const s = settingsOf({ workers: { min: 0, max: 3, idleTimeout: 15 }, scaling: { type: 'REQUEST_COUNT', requestCount: 1 }, timeout: 600_000, flashboot: 'OFF' });
+    assert.equal(s.idleTimeoutMs, 5000);
+    assert.equal(settingsOf({ workers: { min: 0, max: 3 }, scaling: { type: 'REQUEST_COUNT', requestCount: 1 }, timeout: 0, flashboot: 'OFF' }).idleTimeoutMs, 5000);
+    const c = tuneCandidates(s);
+    const labels = c.map((x) => changeLabel(s, x));
+    // No idle candidate on REQUEST_COUNT, and no change Apply would send carries an idle timeout on it.
+    assert.ok(c.filter((x) => x.scalerType === 'REQUEST_COUNT').every((x) => x.idleTimeoutMs === 5000), JSON.stringify(c));
+    assert.ok(labels.filter((l) => /idle/.test(l)).every((l) => /QUEUE_DELAY/.test(l)), labels.join(' | '));
+    for (const x of c) {
+      const w = changedSettings(s, x).workers as { idleTimeout?: number } | undefined;
+      if (x.scalerType === 'REQUEST_COUNT') assert.equal(w?.idleTimeout, undefined, changeLabel(s, x));
+    }
+    // Idle timeouts come with a switch to QUEUE_DELAY, which carries one.
+    const switched = c.filter((x) => x.scalerType === 'QUEUE_DELAY').map((x) => x.idleTimeoutMs / 1000);
+    assert.deepEqual([...new Set(switched)].sort((a, b) => a - b), [1, 5, 15, 60, 300]);
+    assert.deepEqual(changedSettings(s, { ...s, scalerType: 'QUEUE_DELAY', scalerValue: 4, idleTimeoutMs: 60_000 }), { workers: { idleTimeout: 60 }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } });
+    assert.deepEqual(changedSettings(s, { ...s, scalerType: 'QUEUE_DELAY', scalerValue: 4 }), { workers: { idleTimeout: 5 }, scaling: { type: 'QUEUE_DELAY', queueDelay: 4 } });
+    // A QUEUE_DELAY endpoint's REQUEST_COUNT candidates replay the platform's delay, not its idle timeout.
+    assert.ok(tuneCandidates({ ...current, idleTimeoutMs: 60_000 }).filter((x) => x.scalerType === 'REQUEST_COUNT').every((x) => x.idleTimeoutMs === 5000));
+    // The flag does not name the idle timeout as a setting to change there.
+    const flags = workerFlags(s, { workers: [{ id: 'w', status: 'IDLE', uptimeSeconds: 600 }], summary: { running: 0 } } as never, 3);
+    assert.equal(flags.length, 1);
+    assert.doesNotMatch(flags[0]!, /idle timeout/);
   });
 
   test('candidates: current first, one change each, never outside the platform\'s ranges', () => {
@@ -103,5 +132,24 @@ describe('batch manifests as traffic', () => {
     ]);
     const merged = mergeSamples([{ endpointId: 'ep', submittedAt: 10, executionTime: 100, jobId: 'j0' }], rows);
     assert.equal(merged.length, 2);
+  });
+});
+
+describe('the window Tune replays and bills', () => {
+  const now = Date.parse('2026-11-27T09:41:30Z');
+  test('whole UTC hours, the current one so far: one window for the replay and the billed amount', () => {
+    assert.deepEqual(tuneWindow(now, 86_400_000), { fromMs: Date.parse('2026-11-26T09:00:00Z'), toMs: now });
+    assert.deepEqual(tuneWindow(now, 3_600_000), { fromMs: Date.parse('2026-11-27T08:00:00Z'), toMs: now });
+  });
+
+  test('the billed amount names its real range, with dates when it spans days', () => {
+    const w = tuneWindow(now, 86_400_000);
+    // As billedAmount asks the billing route for it: the window's first hour to the end of the current one.
+    const billed = { usd: 1.82, startTime: '2026-11-26T09:00:00Z', endTime: '2026-11-27T10:00:00Z', note: '' };
+    const text = moneySplit(billed, [{ submitMs: w.fromMs + 1, executionMs: 10_000 }], 0.0003, w.toMs);
+    assert.match(text, /^Billed \$1\.82 \(Nov 26 09:00 to Nov 27 09:41 UTC\)\./);
+    const hour = tuneWindow(now, 3_600_000);
+    assert.match(moneySplit({ ...billed, startTime: '2026-11-27T08:00:00Z' }, [], 0.0003, hour.toMs), /\(Nov 27 08:00 to 09:41 UTC\)/);
+    assert.equal(utcRange(Date.parse('2026-11-20T09:00:00Z'), now), 'Nov 20 09:00 to Nov 27 09:41 UTC');
   });
 });
