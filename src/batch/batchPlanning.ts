@@ -7,6 +7,7 @@ import { endpointPrice, sharedEndpointPrices, type PricePerSecond } from '../cor
 import { durationKey, type JobDurationModel } from '../core/jobs';
 import type { ServiceClient } from '../core/service';
 import { formatUsd } from '../core/billing/usd';
+import { scaleDownMsOf } from '../core/serverless/scaleDown';
 
 export interface BatchPlanFacts {
   concurrency: number;
@@ -41,7 +42,8 @@ export async function planBatch(p: PlanningInput): Promise<BatchPlanFacts> {
     ...(price ? { price } : {}),
     reportedCosts: p.reportedCosts,
     workers: Math.min(concurrency, workersMax ?? concurrency),
-    ...(endpoint?.workers.idleTimeout !== undefined ? { idleTimeoutMs: endpoint.workers.idleTimeout * 1000 } : {}),
+    // REQUEST_COUNT endpoints show no idle timeout (REST v2): their workers still stay the platform's 5 s.
+    ...(endpoint ? { idleTimeoutMs: scaleDownMsOf(endpoint) } : {}),
   });
   return { concurrency, ...(price ? { price } : {}), ...(range ? { range } : {}) };
 }

@@ -70,7 +70,7 @@ suite('job cost', () => {
     const text = costText(cost);
     assert.match(text, /^\$0\.\d{3,6} est\.$/);
     // Priced from the service's GPU catalog (read in the background when the job was sent; issue 28).
-    assert.match(cost.how, /^estimate: \d+\.\d\d s of execution x \$0\.000530\/s \(the service's GPU catalog: ADA_48_PRO \$1\.908\/h = \$0\.000530\/s\)/);
+    assert.match(cost.how, /^estimate: \d+\.\d\d s of execution x \$0\.000530\/s \(the service's GPU catalog: ADA_48_PRO \$1\.91\/h = \$0\.000530\/s\)/);
 
     assert.equal(await panelCost(started.key, 'estimate: '), text, 'the panel says the batch row\'s words');
     const item = viewItem(started.key);

@@ -62,7 +62,7 @@ export function priceFromCatalog(
   }
   if (!best) return undefined;
   const gpus = count > 1 ? ` x ${count} GPUs` : '';
-  const what = best.own ? `your price table: ${best.pool} ${formatUsd(best.usd)}/s` : `the service's GPU catalog: ${best.pool} $${catalogPerHour.get(best.pool)}/h = ${formatUsd(best.usd)}/s`;
+  const what = best.own ? `your price table: ${best.pool} ${formatUsd(best.usd)}/s` : `the service's GPU catalog: ${best.pool} ${formatUsd(catalogPerHour.get(best.pool)!)}/h = ${formatUsd(best.usd)}/s`;
   return { usdPerSecond: best.usd * count, source: `${what}${gpus}` };
 }
 

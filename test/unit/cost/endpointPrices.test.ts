@@ -9,6 +9,7 @@ import { EndpointPrices } from '../../../src/core/cost/endpointPrices';
 import { endpointPrice } from '../../../src/core/cost/priceTable';
 import { PUBLIC_MODELS } from '../../../src/core/serverless/publicModels';
 import { RouteSupport } from '../../../src/core/runtime/routeSupport';
+import { formatUsd } from '../../../src/core/billing/usd';
 
 const KEY = 'k-cost-test';
 const PUBLIC_ID = PUBLIC_MODELS[0]!.id;
@@ -117,7 +118,7 @@ describe('EndpointPrices', () => {
     const fromCatalog = prices.priceOf(service, 'ded', {})!;
     const hourly = (await client.listGpuTypes()).gpus.filter((g) => g.pool === 'ADA_48_PRO').map((g) => g.price.serverless!)[0]!;
     assert.equal(fromCatalog.usdPerSecond, Math.round((hourly / 3600) * 1e10) / 1e10);
-    assert.equal(fromCatalog.source, `the service's GPU catalog: ADA_48_PRO $${hourly}/h = $${fromCatalog.usdPerSecond.toPrecision(3)}/s`);
+    assert.equal(fromCatalog.source, `the service's GPU catalog: ADA_48_PRO ${formatUsd(hourly)}/h = ${formatUsd(fromCatalog.usdPerSecond)}/s`);
     assert.match(prices.priceOf(service, 'ded', { ADA_48_PRO: 0.001 })!.source, /^your price table: ADA_48_PRO \$0\.00100\/s/, 'the user\'s own price still wins');
     // A pool the catalog does not price: the table, as before.
     const perHour = new Map([['ADA_48_PRO', 2]]);
