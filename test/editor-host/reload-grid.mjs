@@ -16,7 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { createChecks, launchChromium, tearDown } from './scriptChecks.mjs';
+import { createChecks, launchChromium, runCommand, tearDown } from './scriptChecks.mjs';
 
 const HOST_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HOST_DIR, '../..');
@@ -55,14 +55,6 @@ function startEditor(workspace, env) {
     child.once('exit', (code, signal) => reject(new Error(`start.mjs stopped (${code ?? signal}):\n${seen.slice(-3000)}`)));
   });
   return { child, url };
-}
-
-async function runCommand(page, title, during = async () => {}) {
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible' });
-  await page.keyboard.type(title, { delay: 5 });
-  await page.locator(`.quick-input-widget .monaco-list-row:has-text("${title.split(': ')[1]}")`).first().waitFor();
-  await Promise.all([during(), page.keyboard.press('Enter')]);
 }
 
 /** The webview frame of the grid page (the one holding its X select), once it is there. */

@@ -17,7 +17,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { createChecks, launchChromium, tearDown } from './scriptChecks.mjs';
+import { createChecks, launchChromium, runCommand, tearDown } from './scriptChecks.mjs';
 
 const HOST_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HOST_DIR, '../..');
@@ -75,14 +75,6 @@ function startRecordingProxy(target) {
     req.pipe(up);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, requests, url: `http://127.0.0.1:${server.address().port}` })));
-}
-
-async function runCommand(page, title, during = async () => {}) {
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible' });
-  await page.keyboard.type(title, { delay: 5 });
-  await page.locator(`.quick-input-widget .monaco-list-row:has-text("${title.split(': ')[1]}")`).first().waitFor();
-  await Promise.all([during(), page.keyboard.press('Enter')]);
 }
 
 const PROFILE_ITEM = '.statusbar-item:has-text("Demo emulator (npm start)")';

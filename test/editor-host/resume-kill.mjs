@@ -29,7 +29,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
-import { createChecks, launchChromium, processesWith, tearDown } from './scriptChecks.mjs';
+import { createChecks, launchChromium, processesWith, runCommand, tearDown } from './scriptChecks.mjs';
 
 const HOST_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HOST_DIR, '../..');
@@ -282,15 +282,6 @@ async function killDuringResume(page, offsetMs, resumedAt) {
   };
   console.log(`  kill ${offsetMs} ms after the resume's first request (at ${killedAfterMs} ms; that request came ${clickToFirstRunMs} ms after Resume Batch): ${kill.runsThisResume} /run answered, ${kill.receivedThisResume} received in that resume; rows submitting ${JSON.stringify(submitting)}${kill.submittingNotReceived.length ? `, NOT received by the service: ${JSON.stringify(kill.submittingNotReceived)}` : ''}`);
   return { kill, resumedAt: await reloadAndResume(page) };
-}
-
-/** Runs a palette command by its title; `during` (a navigation, say) is awaited with the Enter that runs it. */
-async function runCommand(page, title, during = async () => {}) {
-  await page.keyboard.press('F1');
-  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible' });
-  await page.keyboard.type(title, { delay: 5 });
-  await page.locator(`.quick-input-widget .monaco-list-row:has-text("${title.split(': ')[1]}")`).first().waitFor();
-  await Promise.all([during(), page.keyboard.press('Enter')]);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

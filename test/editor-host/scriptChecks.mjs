@@ -80,3 +80,12 @@ export function launchChromium(chromium) {
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
 }
+
+/** Runs a command from the palette by its title ("Serverless GPU: Show Batch as Grid"); `during` runs as Enter is pressed. */
+export async function runCommand(page, title, during = async () => {}) {
+  await page.keyboard.press('F1');
+  await page.locator('.quick-input-widget input').first().waitFor({ state: 'visible' });
+  await page.keyboard.type(title, { delay: 5 });
+  await page.locator(`.quick-input-widget .monaco-list-row:has-text("${title.split(': ')[1]}")`).first().waitFor();
+  await Promise.all([during(), page.keyboard.press('Enter')]);
+}
