@@ -61,7 +61,10 @@ export class BatchJobGroups implements BatchGroups, vscode.Disposable {
     const live = this.manager.sessions.map((s) => this.groupOf(s, s.tally(), () => s.rows(), s.running, Date.parse(s.o.header.createdAt), s.manifestPath));
     const liveIds = new Set(this.manager.sessions.map((s) => s.batchId));
     const past = (this.past ?? []).filter((p) => !liveIds.has(p.owner.batchId)).map((p) => this.groupOf(p.owner, tally(p.state.rows.values()), () => [...p.state.rows.values()], false, p.startedAt, p.manifestPath));
-    return [...live, ...past];
+    // A tree id may appear once, or VS Code refuses the whole view ("Element with id … is already registered"):
+    // manifests of two outputs folders (or written before ids were made unique) may share a batch id.
+    const seen = new Set<string>();
+    return [...live, ...past].filter((g) => !seen.has(g.batchId) && Boolean(seen.add(g.batchId)));
   }
 
   /** Every batch listed, for Show Batch Panel's pick (the manifests on disk read first, if they were not yet). */

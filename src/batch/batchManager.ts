@@ -2,8 +2,8 @@
 // sent unless skipped), one endpoint picked as for single jobs, the job count and the estimated cost range shown,
 // always a confirmation (in a modal: anything that spends money asks first), then the batch's session, its panel and its
 // progress notification. The batch logic itself is the core's (src/core/batch/).
-import { mkdir } from 'node:fs/promises';
 import * as path from 'node:path';
+import { newBatchDir } from '../core/batch/batchDir';
 import * as vscode from 'vscode';
 import { changedInputs, loadBatchInputs, ManifestWriter, MANIFEST_FILE, MANIFEST_VERSION, readManifest, withoutProblems, type BatchItem, type BatchSource, type GuardLimits, type ManifestHeader, type ManifestState } from '../core/batch';
 import type { Logger } from '../core/log';
@@ -96,9 +96,8 @@ export class BatchManager implements vscode.Disposable {
     const title = vscode.workspace.asRelativePath(anchor);
     if (!(options.confirmed ?? (await this.confirm(`${items.length} jobs from ${title} to ${endpointId}`, facts, [])))) return undefined;
 
-    const batchId = `${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}-${path.basename(anchor.fsPath).replace(/[^\w.-]+/g, '_')}`;
-    const dir = path.join(this.d.outputs.rootFor(anchor.toString()).fsPath, 'batches', batchId);
-    await mkdir(dir, { recursive: true });
+    const { batchId, dir } = await newBatchDir(path.join(this.d.outputs.rootFor(anchor.toString()).fsPath, 'batches'),
+      `${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}-${path.basename(anchor.fsPath).replace(/[^\w.-]+/g, '_')}`);
     const header: ManifestHeader = {
       type: 'batch', version: MANIFEST_VERSION, batchId, endpointId, service: client.settings.jobsBaseUrl, createdAt: new Date().toISOString(),
       jobs: items.length, source, ...(plan.problems.length > 0 ? { skippedProblems: plan.problems.length } : {}),
@@ -231,3 +230,4 @@ export class BatchManager implements vscode.Disposable {
 function sourceFiles(source: BatchSource): string[] {
   return source.kind === 'files' ? source.paths : source.kind === 'jsonl' ? [source.path] : [];
 }
+

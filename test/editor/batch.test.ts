@@ -338,7 +338,8 @@ suite('batch', () => {
     this.timeout(120_000);
     const folder = imageInputs('batch-again', 2);
     const uri = vscode.Uri.file(folder);
-    await rig.toEnd(await rig.start({ kind: 'folder', path: folder }, 'fast'));
+    const first = await rig.start({ kind: 'folder', path: folder }, 'fast');
+    await rig.toEnd(first);
     await rig.api.memory.rememberEndpoint(uri, 'fast');
     const asked = rig.asked.length;
     const sentBefore = rig.runsOn('fast');
@@ -351,6 +352,9 @@ suite('batch', () => {
     assert.ok(session, 'sent after Send');
     await rig.toEnd(session);
     assert.equal(rig.runsOn('fast') - sentBefore, 2);
+    // Often within the same second as the first run: still a batch (id, folder, manifest) of its own.
+    assert.notEqual(session.batchId, first.batchId);
+    assert.notEqual(session.manifestPath, first.manifestPath);
   });
 
   // The walk's folder batch of 10 on flux-dev, paused at "6 of 10 done · 4 running": all ten completed, and the
