@@ -1,4 +1,4 @@
-// emulator.patchUnderLoad (issue 28): 100 PATCHes of an endpoint (workers max up and down, idle timeout, and
+// emulator.patchUnderLoad (issue 28): 100 PATCHes of an endpoint (workers max up and down, its scaler's value, and
 // every tenth an env change that cuts a release the workers roll over to) while 2,000 jobs run on it, against
 // the built CLI in its own process. Figures, each against a baseline of this run:
 // - jobs lost: every job must end COMPLETED with its own input as output;
@@ -45,7 +45,9 @@ function benchConfig() {
 
 /** The i-th PATCH: workers max and idle timeout moving, and every tenth a container change (a new release). */
 function patchBody(i: number): Record<string, unknown> {
-  const body: Record<string, unknown> = { workers: { max: [8, 16, 4, 12][i % 4], idleTimeout: 1 + (i % 3) } };
+  // The endpoint scales on REQUEST_COUNT (the config default), where REST v2 refuses an idle timeout: the
+  // scaler's value moves instead.
+  const body: Record<string, unknown> = { workers: { max: [8, 16, 4, 12][i % 4] }, scaling: { type: 'REQUEST_COUNT', requestCount: 1 + (i % 3) } };
   if (i % 10 === 9) body.env = { RELEASE: String(i) };
   return body;
 }
