@@ -128,7 +128,7 @@ export class BatchManager implements vscode.Disposable {
     const changed = changedInputs(state, new Map(items.map((i) => [i.index, i.digest])));
     const facts = await this.facts(client, header.endpointId, items.length, options);
     const notes = changed.length ? [`${changed.length} unsent inputs changed since the batch began; they are sent as they are now.`] : [];
-    if (!(options.confirmed ?? (await this.confirm(`Resume the batch of ${header.jobs} jobs on ${header.endpointId}`, facts, notes)))) return undefined;
+    if (!(options.confirmed ?? (await this.confirm(`Resume the batch of ${header.jobs} jobs on ${header.endpointId}`, facts, notes, false)))) return undefined;
     const title = header.source.kind === 'files' ? `${header.source.paths.length} files` : vscode.workspace.asRelativePath(header.source.path);
     return this.launch({ dir: path.dirname(manifestPath), title, client, items, header, facts, options, prior: state });
   }
@@ -205,9 +205,16 @@ export class BatchManager implements vscode.Disposable {
    * folder whose range was under `batch.confirmAboveUsd` used to start at once, saying so only in the status bar).
    * Above that setting the question also warns that the batch may cost more.
    */
-  private async confirm(what: string, facts: BatchPlanFacts, notes: string[]): Promise<boolean> {
+  private async confirm(what: string, facts: BatchPlanFacts, notes: string[], always = true): Promise<boolean> {
     const limit = this.d.settings.batchConfirmAboveUsd();
     const text = [`${what}, ${facts.concurrency} at a time. Estimated cost: ${rangeText(facts.range, facts.price)}.`, ...notes].join(' ');
+    // A resume (`always` false) was asked for by the user's own Resume Batch on this very batch, whose sending
+    // they confirmed when it started: it asks again only when it may cost more than the setting or its inputs
+    // changed (a second question there also stopped the kill-and-resume test's resumes, which answered one).
+    if (!always && facts.range && facts.range.highUsd <= limit && notes.length === 0) {
+      void vscode.window.setStatusBarMessage(`$(run-all) ${text}`, 8000);
+      return true;
+    }
     const why = facts.range && facts.range.highUsd > limit ? ` It may cost more than ${formatUsd(limit)} (serverlessGpu.batch.confirmAboveUsd).` : '';
     const how = facts.range ? ` How: ${facts.range.how}.` : '';
     // A modal (issue 27 item 8): a toast that timed out left a batch that never started, and nothing said so.
