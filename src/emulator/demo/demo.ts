@@ -49,7 +49,10 @@ export function demoConfig(): EmulatorConfigInput {
           ...OTHER_PUBLIC_MODELS.map((m) => ({ id: m.id, name: m.name, kind: `public-${m.kind}` as const, queueMs: 400, executionMs: 3000 })),
           { id: 'echo', name: 'Echo', kind: 'echo', queueMs: 100, executionMs: 200, gpuPools: ['AMPERE_16'] },
           // Issue 9: an endpoint whose cold start shows (8 s initializing) and whose two workers make a burst queue.
-          { id: 'sd35-large', name: 'SD 3.5 Large (cold starts)', kind: 'image', queueMs: 500, executionMs: 5000, coldStartMs: 8000, workersMax: 2, idleTimeoutMs: 15_000, gpuPools: ['ADA_48_PRO'] },
+          // It scales on REQUEST_COUNT (the config default), where the platform stops idle workers after its own
+          // 5 s and the API shows no idle timeout: so no idleTimeoutMs of its own, or the demo would keep workers
+          // (and bill them) longer than every estimate and Tune's replay assume.
+          { id: 'sd35-large', name: 'SD 3.5 Large (cold starts)', kind: 'image', queueMs: 500, executionMs: 5000, coldStartMs: 8000, workersMax: 2, gpuPools: ['ADA_48_PRO'] },
           // Issue 9: a streaming text worker (vLLM-shaped output); one active worker, so it answers without a cold start.
           { id: 'llama-chat', name: 'Llama 3.1 8B Instruct', kind: 'llm', queueMs: 150, workersMin: 1, workersMax: 3, coldStartMs: 4000 },
           // Issue 20: the output shapes of real deployed workers (ComfyUI, A1111, speech, faster-whisper...).
