@@ -84,6 +84,8 @@ export class BatchPanel implements vscode.Disposable {
 
   /** Shows the grid (Show Batch as Grid): the page switches to it, as its own Grid button does. */
   showGrid(): void {
+    // The grid made now: its reading of the manifest overlaps the page's loading when the panel is new.
+    this.gridOf();
     this.panel.reveal(undefined, false);
     // Queued until the page is ready when the panel was just made.
     this.channel.post({ type: 'view', view: 'grid' });
