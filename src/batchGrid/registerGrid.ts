@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { BatchPanel } from '../batch/batchPanel';
 import type { GridDeps } from './gridHost';
 import { rooms } from '../rooms/rooms';
+import { listedOf } from '../batch/batchCommands';
 import { BATCH_PANEL_VIEW_TYPE, OLD_GRID_VIEW_TYPE } from '../batch/batchViewType';
 
 export const SHOW_GRID_COMMAND = 'serverlessGpu.showBatchGrid';
@@ -21,7 +22,8 @@ export async function restoreBatchPanel(deps: GridDeps, panel: vscode.WebviewPan
 
 export function registerGrid(deps: GridDeps): vscode.Disposable[] {
   return [
-    vscode.commands.registerCommand(SHOW_GRID_COMMAND, async (manifestPath?: string) => (await loadGrid()).showGrid(deps, typeof manifestPath === 'string' ? manifestPath : undefined)),
+    // A manifest's path (tests, the page of old), a batch row of the Jobs view, or nothing (the palette: which batch?).
+    vscode.commands.registerCommand(SHOW_GRID_COMMAND, async (arg?: unknown) => (await loadGrid()).showGrid(deps, typeof arg === 'string' ? arg : listedOf(arg)?.manifestPath)),
     vscode.window.registerWebviewPanelSerializer(BATCH_PANEL_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state) => void (await restoreBatchPanel(deps, panel, state)) }),
     vscode.window.registerWebviewPanelSerializer(OLD_GRID_VIEW_TYPE, { deserializeWebviewPanel: async (panel, state) => void (await loadGrid()).restoreOldGrid(deps, panel, state) }),
   ];

@@ -33,8 +33,8 @@ async function lensesOf(file: string): Promise<vscode.CodeLens[]> {
 }
 
 /** Show Batch as Grid: the batch's Batch panel, in Grid mode, and its grid once the page asked for it. */
-async function showGrid(manifest: string): Promise<{ batch: BatchPanel; grid: GridView }> {
-  const batch = await vscode.commands.executeCommand<BatchPanel>('serverlessGpu.showBatchGrid', manifest);
+async function showGrid(manifest: string, arg: unknown = manifest): Promise<{ batch: BatchPanel; grid: GridView }> {
+  const batch = await vscode.commands.executeCommand<BatchPanel>('serverlessGpu.showBatchGrid', arg);
   assert.ok(batch, 'the Batch panel opened');
   assert.equal(batch.session.manifestPath, manifest);
   return { batch, grid: await eventually(() => batch.grid, 'the grid drawn in the Batch panel', 30_000) };
@@ -258,8 +258,9 @@ suite('batch grid', () => {
     assert.ok(batch, 'the batch of the workspace is reopened');
     assert.equal(batch.panel, restored, 'in the panel VS Code restored');
     assert.equal(batch.session.manifestPath, manifest);
-    // Its command opens the same panel again, in Grid mode, instead of a second one.
-    const { batch: again, grid } = await showGrid(manifest);
+    // Its command (here as the Jobs view's batch row gives it) opens the same panel again, in Grid mode, instead of a
+    // second one.
+    const { batch: again, grid } = await showGrid(manifest, { group: { batchId: 'grid4', manifestPath: manifest } });
     assert.equal(again, batch);
     await eventually(() => grid.sent.size === 4 || undefined, 'its four jobs');
     if (!driverAvailable()) return;
