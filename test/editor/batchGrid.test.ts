@@ -265,6 +265,9 @@ suite('batch grid', () => {
     await eventually(() => grid.sent.size === 4 || undefined, 'its four jobs');
     if (!driverAvailable()) return;
     await eventually(async () => (await count('#cells .cell', inWebview)) === 4 || undefined, 'the four cells drawn');
+    // A cell of this batch of an earlier window opens its job's panel, as its row does.
+    await click(cellAt(0, 0), inWebview);
+    await eventually(() => rig.api.panels.lastSent('batch:grid4:0'), 'the job panel of the cell');
   });
 
   test('a 900-job grid opens in under a second from the Batch panel\'s Grid button and keeps fewer than 150 img elements, scrolled to its end too', async function () {
