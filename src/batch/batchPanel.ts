@@ -5,17 +5,16 @@
 // tagged `grid`, to a GridView (src/batchGrid/gridView.ts) made on the first of them.
 import * as vscode from 'vscode';
 import { GridView } from '../batchGrid/gridView';
+import type { HostMessage as GridHostMessage } from '../batchGrid/gridProtocol';
 import type { JobRow } from '../core/batch';
 import type { Logger } from '../core/log';
 import { renderWebviewHtml, webviewOptions } from '../webview/html';
 import { WebviewChannel } from '../webview/messages';
-import type { HostMessage as GridHostMessage } from '../batchGrid/gridProtocol';
 import { HostMessage, WebviewMessage, type BatchRowView, type BatchSummary } from './batchProtocol';
 import { rowView } from './batchRowView';
 import type { BatchSession } from './batchSession';
 import { summaryOf } from './batchSummary';
 import { thumbnailFile } from './batchThumbnail';
-
 import { BATCH_PANEL_VIEW_TYPE } from './batchViewType';
 
 export { BATCH_PANEL_VIEW_TYPE } from './batchViewType';
@@ -52,8 +51,8 @@ export class BatchPanel implements vscode.Disposable {
   readonly onDidClose = this.closed.event;
   /** The batch as a grid in this page, made on the page's first grid message (tests and the bench read it). */
   grid: GridView | undefined;
-  private readonly gridMade = new vscode.EventEmitter<GridView>();
-  readonly onDidMakeGrid = this.gridMade.event;
+  /** Show Batch as Grid asked for the grid: said again at the page's next `ready` until a page took it. */
+  private gridWanted = false;
 
   /** `restored`: the panel VS Code brought back after a reload (its page keeps its view and axes through getState). */
   constructor(extensionUri: vscode.Uri, readonly session: BatchSession, private readonly actions: BatchPanelActions, private readonly logger: Logger, restored?: vscode.WebviewPanel) {
@@ -87,13 +86,21 @@ export class BatchPanel implements vscode.Disposable {
     // The grid made now: its reading of the manifest overlaps the page's loading when the panel is new.
     this.gridOf();
     this.panel.reveal(undefined, false);
-    // Queued until the page is ready when the panel was just made.
-    this.channel.post({ type: 'view', view: 'grid' });
+    // Now to a page that is there; a new page, or one VS Code dropped while its tab was hidden and loads again as it
+    // is revealed, gets it after its `ready`.
+    this.gridWanted = true;
+    this.tellGrid();
+  }
+
+  /** The page told to show its grid; kept as wanted until a page took the message (postMessage says so). */
+  private tellGrid(): void {
+    void this.channel.postNow({ type: 'view', view: 'grid' }).then((delivered) => {
+      if (delivered) this.gridWanted = false;
+    });
   }
 
   dispose(): void {
     this.grid?.dispose();
-    this.gridMade.dispose();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     for (const s of this.subscriptions.splice(0)) s.dispose();
@@ -106,6 +113,7 @@ export class BatchPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         void this.channel.postNow({ type: 'manifest', path: this.session.manifestPath });
+        if (this.gridWanted) this.tellGrid();
         void this.sendAll();
         return;
       case 'openRow':
@@ -146,7 +154,6 @@ export class BatchPanel implements vscode.Disposable {
       openJob: (row) => this.actions.openRow(session, row.index),
       compare: (a, b, inputs) => this.actions.compareRows(session, a.index, b.index, (i) => inputs.get(i)),
     }, this.logger);
-    this.gridMade.fire(this.grid);
     return this.grid;
   }
 

@@ -258,6 +258,9 @@ suite('batch grid', () => {
     assert.ok(batch, 'the batch of the workspace is reopened');
     assert.equal(batch.panel, restored, 'in the panel VS Code restored');
     assert.equal(batch.session.manifestPath, manifest);
+    // The panel's tab hidden behind a file (VS Code drops a hidden webview's page and loads it again when shown).
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(workspaceFolder().uri.fsPath, 'README.md')), { preview: false });
+    await eventually(() => !restored.visible || undefined, 'the Batch panel hidden');
     // Its command (here as the Jobs view's batch row gives it) opens the same panel again, in Grid mode, instead of a
     // second one.
     const { batch: again, grid } = await showGrid(manifest, { group: { batchId: 'grid4', manifestPath: manifest } });
