@@ -130,6 +130,9 @@ export class BatchManager implements vscode.Disposable {
     const notes = changed.length ? [`${changed.length} unsent inputs changed since the batch began; they are sent as they are now.`] : [];
     if (!(options.confirmed ?? (await this.confirm(`Resume the batch of ${header.jobs} jobs on ${header.endpointId}`, facts, notes, false)))) return undefined;
     const title = header.source.kind === 'files' ? `${header.source.paths.length} files` : vscode.workspace.asRelativePath(header.source.path);
+    // Its read-only panel (shown, or restored after the reload) gives way to the resumed batch's own.
+    const past = this.past.get(manifestPath);
+    if (past) this.ui.panelOf(past)?.panel.dispose();
     return this.launch({ dir: path.dirname(manifestPath), title, client, items, header, facts, options, prior: state });
   }
 
