@@ -15,7 +15,7 @@ import type { Logger } from '../core/log';
 import { exportName, gridHtml, writeGridPng } from './gridExport';
 import { gridRecipe, inputsOf, jobView, keysOf } from './gridJobs';
 import { HostMessage, WebviewMessage, type GridJobView } from './gridProtocol';
-/** How often the manifest is looked at while the panel is open (a stat; a read only when it grew). */
+/** How often the manifest is looked at while the grid lives (a stat; a read only when it grew). */
 const POLL_MS = 300;
 /** A grid of more jobs than this sends the first screen's jobs first, then the rest. */
 const FIRST_SCREEN_MIN = 200;
@@ -45,7 +45,7 @@ export class GridView implements vscode.Disposable {
   lastExport: { file: string; width?: number; height?: number } | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private reading: Promise<void> = Promise.resolve();
-  /** The first reading, begun with the panel. */
+  /** The first reading, begun as the grid is made. */
   private first: ReturnType<GridView['prepare']> | undefined;
   readonly dir: string;
   private disposed = false;
@@ -66,8 +66,8 @@ export class GridView implements vscode.Disposable {
   }
 
   /**
-   * Reads the whole manifest and the batch's inputs and makes the job views: begun as the panel opens, so the
-   * reading overlaps the page's loading, and awaited at its `ready`.
+   * Reads the whole manifest and the batch's inputs and makes the job views: begun as the grid is made (by Show Batch
+   * as Grid, with a new panel: the reading overlaps the page's loading), and awaited at the page's grid `ready`.
    */
   private async prepare(): Promise<{ title: string; jobs: GridJobView[] }> {
     const started = performance.now();
@@ -89,7 +89,7 @@ export class GridView implements vscode.Disposable {
    */
   private async start(prepared = this.prepare(), view?: PageView): Promise<void> {
     const { title, jobs } = await prepared;
-    // Closed while the manifest was read: nothing to send, and no timer may outlive the panel.
+    // Closed while the manifest was read: nothing to send, and no timer may outlive the Batch panel.
     if (this.disposed) return;
     this.timings.prepared ??= Date.now();
     const [first, rest] = this.firstScreen(jobs, view);
@@ -149,7 +149,7 @@ export class GridView implements vscode.Disposable {
     switch (m.type) {
       case 'ready': {
         this.timings.ready ??= Date.now();
-        // The first ready uses the reading begun with the panel; a reloaded page reads again.
+        // The first ready uses the reading begun with the grid; a reloaded page reads again.
         const first = this.first;
         this.first = undefined;
         this.reading = this.reading.then(() => this.start(first, m.view));
