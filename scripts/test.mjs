@@ -44,7 +44,7 @@ const steps = [
         // Issue 32: after Reload Window the status bar's total and a .jsonl CodeLens are back within 2 s, and
         // activate() sends nothing (~30 s).
         { name: 'a window reload keeps its state', cmd: 'node', args: ['test/editor-host/reload-state.mjs'], kind: 'editor' },
-        // Issue 31: a grid open at a reload comes back by itself, with its batch, axes and size (~30 s).
+        // Issue 31: a Batch panel showing its grid at a reload comes back by itself, in Grid mode, with its batch, axes and size (~30 s).
         { name: 'a window reload reopens its grid', cmd: 'node', args: ['test/editor-host/reload-grid.mjs'], kind: 'editor' },
         // Packaging builds in a staging folder and checks what ships (vsce ls); the runner then installs it.
         { name: 'package (.vsix)', cmd: 'node', args: ['scripts/package.mjs', '--out', vsix], kind: 'step', gate: true },

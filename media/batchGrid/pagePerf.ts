@@ -11,6 +11,8 @@ export const perf: {
   origin: number;
   frameWait: number;
   script: number;
+  /** When the grid was asked for (epoch ms): the Grid button's click (its event's time), or the host's word. */
+  shownAt?: number;
   message?: number;
   firstDraw?: number;
   firstDrawAt?: number;

@@ -15,10 +15,14 @@ const SCROLL_KEYS: Record<string, Move> = {
   ArrowLeft: (_, c) => [-c.x, 0],
 };
 
-/** Scrolls `viewport` by the keys above; `cell` gives a cell's width and height (with its caption) now. */
-export function bindScrollKeys(viewport: HTMLElement, cell: () => { x: number; y: number }): void {
+/**
+ * Scrolls `viewport` by the keys above; `cell` gives a cell's width and height (with its caption) now; `active`
+ * says whether the grid is shown (the Batch panel's page shows its rows or its grid).
+ */
+export function bindScrollKeys(viewport: HTMLElement, cell: () => { x: number; y: number }, active: () => boolean): void {
   document.addEventListener('keydown', (event) => {
     const move = SCROLL_KEYS[event.key];
+    if (!active()) return;
     const target = event.target as HTMLElement;
     // The viewport scrolls by itself; the toolbar's controls and the players keep their own keys.
     if (!move || target === viewport || target instanceof HTMLSelectElement || target instanceof HTMLButtonElement || target instanceof HTMLMediaElement) return;

@@ -3,7 +3,9 @@
 // (batchProtocol.ts); text from the host is set with textContent only. Sort and filter survive a hidden panel
 // through getState/setState. A drawn row whose view did not change keeps its element (its thumbnail is not loaded
 // again on a scroll or a tick); the "so far" of moving jobs ticks here, for the drawn rows only. Ctrl/Cmd-click
-// selects two rows for Compare (the compare panel, as for two cells of the grid).
+// selects two rows for Compare (the compare panel, as for two cells of the grid). Its Rows | Grid switch shows the
+// batch's grid in this same page (media/batchGrid/gridPage.ts, issue 31): no second webview to start.
+import { hideGrid, mountGrid, onGridMessage, showGrid } from '../batchGrid/gridPage';
 import { BatchPanelState, HostMessage, WebviewMessage, type BatchRowView, type BatchSummary } from '../../src/batch/batchProtocol';
 import { msToNextTick } from '../../src/core/jobs/jobLife';
 import { soFarText } from '../../src/core/jobs/durationText';
@@ -35,6 +37,27 @@ let state: BatchPanelState = (() => {
 
 function send(message: WebviewMessage): void {
   vscode.postMessage(WebviewMessage.parse(message));
+}
+
+function saveState(): void {
+  vscode.setState(state);
+}
+
+/** Rows or Grid: the page's own switch (kept in its state, so a reload shows the same), or the host's word. */
+function showView(view: BatchPanelState['view'], at?: number): void {
+  if (view !== state.view) {
+    state = { ...state, view };
+    saveState();
+  }
+  el('rowsview').hidden = view !== 'rows';
+  document.body.classList.toggle('gridmode', view === 'grid');
+  el('view-rows').setAttribute('aria-pressed', String(view === 'rows'));
+  el('grid').setAttribute('aria-pressed', String(view === 'grid'));
+  if (view === 'grid') showGrid(at);
+  else {
+    hideGrid();
+    queueDraw();
+  }
 }
 
 const GROUP_RANK: Record<string, number> = { failed: 0, running: 1, waiting: 2, stopped: 3, completed: 4 };
@@ -210,6 +233,14 @@ window.addEventListener('message', (event: MessageEvent) => {
     showSummary(m.summary);
     return;
   }
+  if (m.type === 'grid') return onGridMessage(m.m);
+  if (m.type === 'view') return showView(m.view);
+  if (m.type === 'manifest') {
+    // Kept at once: a reloaded window reopens this batch's panel (the host checks the path first).
+    state = { ...state, manifest: m.path };
+    saveState();
+    return;
+  }
   if (m.reset) rows.clear();
   for (const r of m.rows) rows.set(r.index, r);
   queueDraw(true);
@@ -231,6 +262,12 @@ document.addEventListener('click', (event) => {
   const target = event.target as HTMLElement;
   if (target.closest('#compare')) {
     if (selected.length === 2) send({ type: 'compareRows', a: selected[0]!, b: selected[1]! });
+    return;
+  }
+  const view = target.closest<HTMLElement>('[data-view]')?.dataset.view;
+  if (view) {
+    // The click's own time (when the user clicked, on the page's clock) is when the grid was asked for.
+    showView(BatchPanelState.shape.view.parse(view), performance.timeOrigin + event.timeStamp);
     return;
   }
   const action = target.closest<HTMLElement>('[data-action]')?.dataset.action;
@@ -259,6 +296,7 @@ filterEl.addEventListener('change', () => {
 viewport.addEventListener('scroll', () => queueDraw());
 // Home / End reach the first and last row from anywhere on the page (the viewport need not have the focus).
 document.addEventListener('keydown', (event) => {
+  if (state.view !== 'rows') return;
   if (event.target instanceof HTMLSelectElement || (event.key !== 'Home' && event.key !== 'End')) return;
   viewport.scrollTop = event.key === 'End' ? viewport.scrollHeight : 0;
   event.preventDefault();
@@ -266,4 +304,13 @@ document.addEventListener('keydown', (event) => {
 window.addEventListener('resize', () => queueDraw());
 
 markSortedHeader();
+mountGrid({
+  send: (m) => send({ type: 'grid', m }),
+  load: () => state.grid,
+  save: (grid) => {
+    state = { ...state, grid };
+    saveState();
+  },
+});
 send({ type: 'ready' });
+showView(state.view);

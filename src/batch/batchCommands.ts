@@ -57,7 +57,8 @@ export interface ListedBatch {
 }
 
 /** The batch a Jobs view row (its tree item's `group`) or a caller names: by its manifest, or by its id. */
-function listedOf(arg: unknown): { batchId?: string; manifestPath?: string } | undefined {
+/** The batch a Jobs view row names (its group), or a command's argument naming one. */
+export function listedOf(arg: unknown): { batchId?: string; manifestPath?: string } | undefined {
   const g = typeof arg === 'object' && arg !== null && 'group' in arg ? (arg as { group: unknown }).group : arg;
   if (typeof g !== 'object' || g === null) return undefined;
   const { batchId, manifestPath } = g as { batchId?: unknown; manifestPath?: unknown };

@@ -130,6 +130,9 @@ export class BatchManager implements vscode.Disposable {
     const notes = changed.length ? [`${changed.length} unsent inputs changed since the batch began; they are sent as they are now.`] : [];
     if (!(options.confirmed ?? (await this.confirm(`Resume the batch of ${header.jobs} jobs on ${header.endpointId}`, facts, notes, false)))) return undefined;
     const title = header.source.kind === 'files' ? `${header.source.paths.length} files` : vscode.workspace.asRelativePath(header.source.path);
+    // Its read-only panel (shown, or restored after the reload) gives way to the resumed batch's own.
+    const past = this.past.get(manifestPath);
+    if (past) this.ui.panelOf(past)?.panel.dispose();
     return this.launch({ dir: path.dirname(manifestPath), title, client, items, header, facts, options, prior: state });
   }
 
@@ -138,21 +141,25 @@ export class BatchManager implements vscode.Disposable {
    * but not reopened): its rows as its manifest left them, Export CSV, the grid and, when the connection is the
    * batch's service, the billed amount. Nothing is sent or written; an unfinished one is resumed by the offer.
    */
-  async showPast(manifestPath: string): Promise<BatchSession | undefined> {
+  async showPast(manifestPath: string, restored?: vscode.WebviewPanel): Promise<BatchSession | undefined> {
     const live = this.sessions.find((s) => s.manifestPath === manifestPath) ?? this.past.get(manifestPath);
     if (live) {
-      this.ui.show(live);
+      this.ui.show(live, restored);
       return live;
     }
     const state = await readManifest(manifestPath);
     const header = state.header;
     if (!header) {
+      restored?.dispose();
       void vscode.window.showErrorMessage(`${manifestPath} has no batch header: it cannot be shown.`);
       return undefined;
     }
     // The runner the view is built on needs a client, though it sends nothing.
     const client = await this.client();
-    if (!client) return undefined;
+    if (!client) {
+      restored?.dispose();
+      return undefined;
+    }
     const title = !header.source ? header.batchId : header.source.kind === 'files' ? `${header.source.paths.length} files` : vscode.workspace.asRelativePath(header.source.path);
     const ended = state.events.some((e) => e.event === 'finished') ? (state.events.some((e) => e.event === 'cancelled') ? 'cancelled' : 'finished') : 'unfinished';
     const manifest = await ManifestWriter.open(manifestPath);
@@ -161,7 +168,7 @@ export class BatchManager implements vscode.Disposable {
       guards: {}, secrets: () => this.d.clients().secrets(), outputs: this.d.settings, readOnly: { ended },
     });
     this.past.set(manifestPath, session);
-    const panel = this.ui.show(session);
+    const panel = this.ui.show(session, restored);
     panel.onDidClose(() => {
       this.past.delete(manifestPath);
       session.dispose();

@@ -1,7 +1,11 @@
 // The Batch panel (issue 23 "Running"): one webview per batch with a live table of every job. The page draws only
 // the rows in view; the host sends the whole table once (in chunks) when the page is ready, then only the rows
 // that changed, gathered for ~200 ms, so a 10,000-job batch costs one message per beat rather than one per change.
+// Its page also draws the batch's grid (issue 31) beside the rows: the grid's messages travel over this webview,
+// tagged `grid`, to a GridView (src/batchGrid/gridView.ts) made on the first of them.
 import * as vscode from 'vscode';
+import { GridView } from '../batchGrid/gridView';
+import type { HostMessage as GridHostMessage } from '../batchGrid/gridProtocol';
 import type { JobRow } from '../core/batch';
 import type { Logger } from '../core/log';
 import { renderWebviewHtml, webviewOptions } from '../webview/html';
@@ -11,8 +15,9 @@ import { rowView } from './batchRowView';
 import type { BatchSession } from './batchSession';
 import { summaryOf } from './batchSummary';
 import { thumbnailFile } from './batchThumbnail';
+import { BATCH_PANEL_VIEW_TYPE } from './batchViewType';
 
-export const BATCH_PANEL_VIEW_TYPE = 'serverlessGpu.batchPanel';
+export { BATCH_PANEL_VIEW_TYPE } from './batchViewType';
 /** How long row changes gather before they are sent. */
 export const FLUSH_MS = 200;
 /** Rows per message when the whole table is sent. */
@@ -24,8 +29,8 @@ export interface BatchPanelActions {
   retryFailed(session: BatchSession): void;
   exportCsv(session: BatchSession): void;
   resume(session: BatchSession): void;
-  /** Two of its jobs side by side (the compare room). */
-  compareRows(session: BatchSession, a: number, b: number): void;
+  /** Two of its jobs side by side (the compare room); `inputOf`: the inputs as the grid read them. */
+  compareRows(session: BatchSession, a: number, b: number, inputOf?: (index: number) => Record<string, unknown> | undefined): void;
 }
 
 export class BatchPanel implements vscode.Disposable {
@@ -44,17 +49,24 @@ export class BatchPanel implements vscode.Disposable {
   lastSummary: BatchSummary | undefined;
   private readonly closed = new vscode.EventEmitter<void>();
   readonly onDidClose = this.closed.event;
+  /** The batch as a grid in this page, made on the page's first grid message (tests and the bench read it). */
+  grid: GridView | undefined;
+  /** Show Batch as Grid asked for the grid: said again at the page's next `ready` until a page took it. */
+  private gridWanted = false;
 
-  constructor(extensionUri: vscode.Uri, readonly session: BatchSession, actions: BatchPanelActions, logger: Logger) {
-    // The batch's folder is the one extra root: the rows' thumbnails are its saved images, and nothing else.
-    this.panel = vscode.window.createWebviewPanel(BATCH_PANEL_VIEW_TYPE, `Batch: ${session.name}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, webviewOptions(extensionUri, vscode.Uri.file(session.o.dir)));
+  /** `restored`: the panel VS Code brought back after a reload (its page keeps its view and axes through getState). */
+  constructor(extensionUri: vscode.Uri, readonly session: BatchSession, private readonly actions: BatchPanelActions, private readonly logger: Logger, restored?: vscode.WebviewPanel) {
+    // The batch's folder is the one extra root: the rows' thumbnails and the grid's cells are its saved images, and nothing else.
+    const options = webviewOptions(extensionUri, vscode.Uri.file(session.o.dir));
+    if (restored) restored.webview.options = options;
+    this.panel = restored ?? vscode.window.createWebviewPanel(BATCH_PANEL_VIEW_TYPE, `Batch: ${session.name}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, options);
     this.channel = new WebviewChannel(this.panel.webview, WebviewMessage, (m) => this.onMessage(m, actions), logger, HostMessage);
     this.panel.webview.html = renderWebviewHtml({
       webview: this.panel.webview,
       extensionUri,
       title: 'Batch',
       script: ['dist', 'webview', 'batchPanel.js'],
-      styles: [['media', 'batchPanel', 'style.css']],
+      styles: [['media', 'batchPanel', 'style.css'], ['media', 'batchGrid', 'style.css']],
       body: PAGE,
     });
     this.subscriptions.push(
@@ -69,7 +81,26 @@ export class BatchPanel implements vscode.Disposable {
     this.panel.reveal(undefined, true);
   }
 
+  /** Shows the grid (Show Batch as Grid): the page switches to it, as its own Grid button does. */
+  showGrid(): void {
+    // The grid made now: its reading of the manifest overlaps the page's loading when the panel is new.
+    this.gridOf();
+    this.panel.reveal(undefined, false);
+    // Now to a page that is there; a new page, or one VS Code dropped while its tab was hidden and loads again as it
+    // is revealed, gets it after its `ready`.
+    this.gridWanted = true;
+    this.tellGrid();
+  }
+
+  /** The page told to show its grid; kept as wanted until a page took the message (postMessage says so). */
+  private tellGrid(): void {
+    void this.channel.postNow({ type: 'view', view: 'grid' }).then((delivered) => {
+      if (delivered) this.gridWanted = false;
+    });
+  }
+
   dispose(): void {
+    this.grid?.dispose();
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     for (const s of this.subscriptions.splice(0)) s.dispose();
@@ -81,6 +112,8 @@ export class BatchPanel implements vscode.Disposable {
   private onMessage(m: WebviewMessage, actions: BatchPanelActions): void {
     switch (m.type) {
       case 'ready':
+        void this.channel.postNow({ type: 'manifest', path: this.session.manifestPath });
+        if (this.gridWanted) this.tellGrid();
         void this.sendAll();
         return;
       case 'openRow':
@@ -107,10 +140,21 @@ export class BatchPanel implements vscode.Disposable {
       case 'compareRows':
         actions.compareRows(this.session, m.a, m.b);
         return;
-      case 'showGrid':
-        void vscode.commands.executeCommand('serverlessGpu.showBatchGrid', this.session.manifestPath);
+      case 'grid':
+        void this.gridOf().onMessage(m.m).catch((e: unknown) => this.logger.warn(`grid: ${String(e)}`));
         return;
     }
+  }
+
+  private gridOf(): GridView {
+    if (this.grid) return this.grid;
+    const page = { webview: this.panel.webview, post: (m: GridHostMessage) => this.channel.postNow({ type: 'grid', m }) };
+    const session = this.session;
+    this.grid = new GridView(page, session.manifestPath, {
+      openJob: (row) => this.actions.openRow(session, row.index),
+      compare: (a, b, inputs) => this.actions.compareRows(session, a.index, b.index, (i) => inputs.get(i)),
+    }, this.logger);
+    return this.grid;
   }
 
   private markDirty(index: number): void {
@@ -189,17 +233,35 @@ const PAGE = `<header>
     <button id="retry" data-action="retryFailed">Retry Failed</button>
     <button id="cancel" data-action="cancelBatch">Cancel Batch</button>
     <button id="export" data-action="exportCsv">Export CSV</button>
-    <button id="grid" data-action="showGrid" title="The jobs as an X/Y grid by the keys that vary">Grid</button>
-    <button id="compare" disabled title="Ctrl/Cmd-click two rows to compare their jobs">Compare</button>
+    <span class="switch" role="group" aria-label="View"><button id="view-rows" data-view="rows" aria-pressed="true" title="The jobs as rows">Rows</button><button id="grid" data-view="grid" aria-pressed="false" title="The jobs as an X/Y grid by the keys that vary">Grid</button></span>
+    <span class="rows-only"><button id="compare" disabled title="Ctrl/Cmd-click two rows to compare their jobs">Compare</button>
     <label>Show <select id="filter">
       <option value="all">all</option><option value="waiting">not sent</option><option value="running">running</option>
       <option value="completed">completed</option><option value="failed">failed</option><option value="stopped">cancelled</option>
     </select></label>
-    <span id="shown"></span>
+    <span id="shown"></span></span>
   </div>
 </header>
+<section id="rowsview">
 <div class="head row" id="head">
   <span data-sort="index">#</span><span>Input</span><span data-sort="status">Status</span>
   <span data-sort="delay">Delay</span><span data-sort="execution">Execution</span><span data-sort="cost">Cost</span><span>Output</span>
 </div>
-<div id="viewport" tabindex="0"><div id="spacer"></div><div id="rows"></div></div>`;
+<div id="viewport" tabindex="0"><div id="spacer"></div><div id="rows"></div></div>
+</section>
+<section id="gridview" hidden>
+  <div class="gridbar">
+    <label>X <select id="x"></select></label>
+    <label>Y <select id="y"></select></label>
+    <label>Z <select id="z"></select></label>
+    <span id="zpager" hidden><button id="zprev" title="Previous page">&lt;</button><span id="zvalue"></span><button id="znext" title="Next page">&gt;</button></span>
+    <label>Size <select id="size"><option value="small">small</option><option value="medium">medium</option><option value="large">large</option></select></label>
+    <button id="exportPng">Export PNG</button>
+    <button id="exportHtml">Export HTML</button>
+    <button id="gridcompare" disabled title="Ctrl/Cmd-click two cells to compare their jobs">Compare</button>
+  </div>
+  <div id="gridnotice" hidden></div>
+  <div id="corner"></div><div id="colhead"><div id="colinner"></div></div><div id="rowhead"><div id="rowinner"></div></div>
+  <div id="gridport" tabindex="0"><div id="gridspacer"></div><div id="cells"></div></div>
+  <span id="perf" hidden></span>
+</section>`;

@@ -3,6 +3,7 @@
 // receives. The host sends rows only when they change, a few hundred at a time (never the whole table per
 // change): the page keeps the table and draws only the rows in view. No `vscode` import: bundled for the browser.
 import * as z from 'zod/mini';
+import { GridPageState, HostMessage as GridHostMessage, WebviewMessage as GridWebviewMessage } from '../batchGrid/gridProtocol';
 
 /** What a status filter groups a row under (the service's and the batch's states, in five words). */
 export const ROW_GROUPS = ['waiting', 'running', 'completed', 'failed', 'stopped'] as const;
@@ -74,6 +75,12 @@ export const HostMessage = z.discriminatedUnion('type', [
   /** Replaces the page's table (a new or reopened panel): sent in chunks, the first with `reset`. */
   z.strictObject({ type: z.literal('rows'), reset: z.boolean(), rows: z.array(BatchRowView) }),
   z.strictObject({ type: z.literal('summary'), summary: BatchSummary }),
+  /** The batch's batch.jsonl: the page keeps it in its state, so a reloaded window reopens this panel (the serializer). */
+  z.strictObject({ type: z.literal('manifest'), path: z.string().check(z.maxLength(4096)) }),
+  /** Show the rows or the grid (the command Show Batch as Grid opens the panel in Grid mode). */
+  z.strictObject({ type: z.literal('view'), view: z.enum(['rows', 'grid']) }),
+  /** A message of the grid drawn in this page (issue 31), tagged: the grid's own protocol, src/batchGrid/gridProtocol.ts. */
+  z.strictObject({ type: z.literal('grid'), m: GridHostMessage }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -87,8 +94,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('exportCsv') }),
   /** Where the bill's money went: the endpoint's Tune panel (its hours, workers, idle time). */
   z.strictObject({ type: z.literal('tuneEndpoint') }),
-  /** The batch as a grid (issue 31): its own panel, src/batchGrid/. */
-  z.strictObject({ type: z.literal('showGrid') }),
+  /** A message of the grid drawn in this page (issue 31), tagged: the grid's own protocol, src/batchGrid/gridProtocol.ts. */
+  z.strictObject({ type: z.literal('grid'), m: GridWebviewMessage }),
   /** Two rows selected (Ctrl/Cmd-click), compared side by side (issue 31: src/compare/). */
   z.strictObject({ type: z.literal('compareRows'), a: z.int().check(z.gte(0)), b: z.int().check(z.gte(0)) }).check(z.refine((m) => m.a !== m.b, 'two different rows')),
 ]);
@@ -96,10 +103,17 @@ export type WebviewMessage = z.infer<typeof WebviewMessage>;
 
 export const SORT_KEYS = ['index', 'status', 'delay', 'execution', 'cost'] as const;
 
-/** What the page keeps through getState/setState: how the user sorted and filtered (the rows come from the host). */
+/**
+ * What the page keeps through getState/setState: how the user sorted and filtered (the rows come from the host),
+ * which view it shows, the grid's axes and size, and its batch's batch.jsonl (what the serializer reopens after a
+ * reload; the host checks it before reading anything).
+ */
 export const BatchPanelState = z.looseObject({
   sort: z._default(z.enum(SORT_KEYS), 'index'),
   descending: z._default(z.boolean(), false),
   filter: z._default(z.union([z.literal('all'), z.enum(ROW_GROUPS)]), 'all'),
+  view: z._default(z.enum(['rows', 'grid']), 'rows'),
+  manifest: z.optional(z.string().check(z.maxLength(4096))),
+  grid: z.optional(GridPageState),
 });
 export type BatchPanelState = z.infer<typeof BatchPanelState>;

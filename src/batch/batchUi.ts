@@ -44,10 +44,11 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
     return this.panels.get(session);
   }
 
-  /** Opens (or reveals) the batch's panel; the first time, also listens for its pauses. */
-  show(session: BatchSession): BatchPanel {
+  /** Opens (or reveals) the batch's panel; the first time, also listens for its pauses. `restored`: after a reload. */
+  show(session: BatchSession, restored?: vscode.WebviewPanel): BatchPanel {
     const existing = this.panels.get(session);
     if (existing) {
+      restored?.dispose();
       existing.reveal();
       return existing;
     }
@@ -60,7 +61,7 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
         }),
       );
     }
-    const panel = new BatchPanel(this.d.extensionUri, session, this, this.d.logger);
+    const panel = new BatchPanel(this.d.extensionUri, session, this, this.d.logger, restored);
     panel.onDidClose(() => this.panels.delete(session));
     this.panels.set(session, panel);
     return panel;
@@ -124,12 +125,13 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
   }
 
   /** Two rows selected in the panel, side by side: the inputs they ran (this window read them), outputs, costs. */
-  compareRows(session: BatchSession, a: number, b: number): void {
+  compareRows(session: BatchSession, a: number, b: number, gridInputs?: (index: number) => Record<string, unknown> | undefined): void {
     const rows = session.rows();
     const ra = rows.find((r) => r.index === a);
     const rb = rows.find((r) => r.index === b);
     if (!ra || !rb) return;
-    const inputOf = (index: number): Record<string, unknown> | undefined => session.o.items.find((i) => i.index === index)?.input;
+    // The grid read the inputs from the manifest's source (a batch of an earlier window has no items in memory).
+    const inputOf = (index: number): Record<string, unknown> | undefined => gridInputs?.(index) ?? session.o.items.find((i) => i.index === index)?.input;
     void loadCompare()
       .then((room) => room.compareRows(this.d, session.manifestPath, [ra, rb], inputOf, (row) => this.openRow(session, row.index)))
       .catch((e: unknown) => void vscode.window.showErrorMessage(`The two jobs could not be compared: ${e instanceof Error ? e.message : String(e)}`));

@@ -1,15 +1,15 @@
-// The grid room's host code, loaded on first use (registerGrid.ts imports it dynamically): finds the batch, opens
-// (or reveals) its grid panel, restores one after a reload, opens a cell's job and compares two cells.
+// The grid room's host code, loaded on first use (registerGrid.ts imports it through the rooms bundle): finds the
+// batch and opens (or reveals) its Batch panel in Grid mode (the grid is drawn in that page: src/batchGrid/gridView.ts
+// is made by the panel), and restores a Batch panel after a reload from its page's state, checked first.
 import { realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { MANIFEST_FILE, type JobRow } from '../core/batch';
+import { MANIFEST_FILE } from '../core/batch';
 import { isInside } from '../core/grid/gridCell';
 import type { Logger } from '../core/log';
 import type { BatchManager } from '../batch/batchManager';
-import { loadCompare } from '../compare/registerCompare';
-import { GridPanel, type GridPanelActions } from './gridPanel';
-import { GridPageState } from './gridProtocol';
+import type { BatchPanel } from '../batch/batchPanel';
+import { BatchPanelState } from '../batch/batchProtocol';
 
 export interface GridDeps {
   extensionUri: vscode.Uri;
@@ -20,45 +20,51 @@ export interface GridDeps {
   outputRoots: () => vscode.Uri[];
 }
 
-const open = new Map<string, GridPanel>();
-
-export async function showGrid(d: GridDeps, manifestPath?: string): Promise<GridPanel | undefined> {
+/**
+ * Show Batch as Grid: the batch's Batch panel (this window's, or a batch of an earlier window reopened read-only,
+ * as Show Batch Panel does) switched to its grid.
+ */
+export async function showGrid(d: GridDeps, manifestPath?: string): Promise<BatchPanel | undefined> {
   const target = manifestPath ?? (await pickBatch(d));
   if (!target) return undefined;
-  const known = open.get(target);
-  if (known) {
-    known.reveal();
-    return known;
-  }
-  const panel = new GridPanel(d.extensionUri, target, actions(d), d.logger);
-  open.set(target, panel);
-  panel.onDidClose(() => open.delete(target));
+  const manager = d.manager();
+  const session = await manager.showPast(target);
+  const panel = session && manager.panelOf(session);
+  panel?.showGrid();
   return panel;
 }
 
 /**
- * A grid panel VS Code brought back after a reload (the serializer): the page's saved state names its batch.jsonl.
- * The state is the page's word, so the path is checked before anything is read or made readable by the webview:
- * a batch.jsonl inside a workspace folder or an outputs folder, still on disk. Anything else closes the panel.
+ * A Batch panel VS Code brought back after a reload (the serializer): the page's saved state names its batch.jsonl
+ * (and keeps its view, rows or grid, and the grid's axes). The state is the page's word, so the path is checked
+ * before anything is read or made readable by the webview: a batch.jsonl inside a workspace folder or an outputs
+ * folder, still on disk. Anything else closes the panel. The batch reopens read-only (a batch that was running is
+ * offered for resume as after any reload).
  */
-export async function restoreGrid(d: GridDeps, restored: vscode.WebviewPanel, state: unknown): Promise<GridPanel | undefined> {
-  const parsed = GridPageState.safeParse(state ?? {});
-  const manifest = parsed.success ? parsed.data.manifest : undefined;
-  const target = manifest ? await allowedManifest(d, manifest) : undefined;
+export async function restoreBatchPanel(d: GridDeps, restored: vscode.WebviewPanel, state: unknown): Promise<BatchPanel | undefined> {
+  const parsed = BatchPanelState.safeParse(state ?? {});
+  const target = await checkedManifest(d, parsed.success ? parsed.data.manifest : undefined);
   if (!target) {
-    d.logger.warn(`grid: a restored panel named no batch this workspace holds (${manifest ?? 'none'}): closed`);
     restored.dispose();
     return undefined;
   }
-  const known = open.get(target);
-  if (known) {
-    restored.dispose();
-    return known;
-  }
-  const panel = new GridPanel(d.extensionUri, target, actions(d), d.logger, restored);
-  open.set(target, panel);
-  panel.onDidClose(() => open.delete(target));
-  return panel;
+  const manager = d.manager();
+  const session = await manager.showPast(target, restored);
+  return session && manager.panelOf(session);
+}
+
+/** A grid panel of an earlier version (its own webview, before issue 31): its batch's Batch panel, in Grid mode. */
+export async function restoreOldGrid(d: GridDeps, restored: vscode.WebviewPanel, state: unknown): Promise<void> {
+  const manifest = (state as { manifest?: unknown } | undefined)?.manifest;
+  restored.dispose();
+  const target = await checkedManifest(d, typeof manifest === 'string' ? manifest : undefined);
+  if (target) await showGrid(d, target);
+}
+
+async function checkedManifest(d: GridDeps, manifest: string | undefined): Promise<string | undefined> {
+  const target = manifest ? await allowedManifest(d, manifest) : undefined;
+  if (!target) d.logger.warn(`batch panel: a restored panel named no batch this workspace holds (${manifest ?? 'none'}): closed`);
+  return target;
 }
 
 /** The manifest's real path when it is a batch.jsonl on disk inside a workspace folder or an outputs folder. */
@@ -69,23 +75,6 @@ async function allowedManifest(d: GridDeps, manifest: string): Promise<string | 
   const roots = [...(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath), ...d.outputRoots().map((u) => u.fsPath)];
   const realRoots = await Promise.all(roots.map((r) => realpath(r).catch(() => r)));
   return realRoots.some((root) => isInside(real, root, path.sep)) ? manifest : undefined;
-}
-
-function actions(d: GridDeps): GridPanelActions {
-  const openJob = (manifestPath: string, row: JobRow): void => {
-    const session = d.manager().sessions.find((s) => s.manifestPath === manifestPath);
-    if (session) return d.manager().ui.openRow(session, row.index);
-    // A batch of an earlier window: the job's job.json, beside its outputs, says all the panel would.
-    const folder = row.outputs?.[0] ? path.dirname(row.outputs[0]) : undefined;
-    if (folder) void vscode.commands.executeCommand('vscode.open', vscode.Uri.file(path.join(folder, 'job.json')));
-    else void vscode.window.showInformationMessage(row.error ?? 'This job saved nothing yet.');
-  };
-  return {
-    openJob,
-    compare: (manifestPath, a, b, inputs) => {
-      void (async () => (await loadCompare()).compareRows(d, manifestPath, [a, b], (i) => inputs.get(i), (r) => openJob(manifestPath, r)))().catch((e: unknown) => d.logger.warn(`grid: compare failed: ${String(e)}`));
-    },
-  };
 }
 
 /** The batches of this window first, then any batch.jsonl under the outputs folders. */

@@ -1,5 +1,7 @@
-// The grid panel's messages, both directions, as zod discriminated unions (imported by the host, gridPanel.ts, and
-// by the page, media/batchGrid/main.ts; each side validates what it receives). The host sends each job once as
+// The grid's messages, both directions, as zod discriminated unions. The grid is drawn in the Batch panel's page, so
+// they travel over the Batch panel's webview, each wrapped as `{ type: 'grid', m }` in its protocol
+// (src/batch/batchProtocol.ts): one channel, one validation on each side, the grid's messages its own. Imported by
+// the host (gridView.ts) and the page (media/batchGrid/gridPage.ts). The host sends each job once as
 // words, its values per key and, for a saved file, a webview URI of the file under the batch's folder: never the
 // file's bytes. The page lays the grid out for the axes the user picks (src/core/grid/gridAxes.ts) and draws only
 // the cells in view. No `vscode` import: bundled for the browser.
@@ -31,8 +33,7 @@ export const GridJobView = z.strictObject({
 export type GridJobView = z.infer<typeof GridJobView>;
 
 export const HostMessage = z.discriminatedUnion('type', [
-  /** `manifest`: the batch's batch.jsonl, which the page keeps in its state so a reloaded window reopens this grid. */
-  z.strictObject({ type: z.literal('grid'), title: z.string(), manifest: z.string().check(z.maxLength(4096)), keys: z.array(GridKeyView), jobs: z.array(GridJobView) }),
+  z.strictObject({ type: z.literal('grid'), title: z.string(), keys: z.array(GridKeyView), jobs: z.array(GridJobView) }),
   /** Jobs that changed since (live while the batch runs). */
   z.strictObject({ type: z.literal('jobs'), jobs: z.array(GridJobView) }),
   z.strictObject({ type: z.literal('notice'), text: z.string() }),
@@ -65,12 +66,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 
-/**
- * What the page keeps through getState/setState: its axes and size, and which batch it shows (what the serializer
- * reopens after a reload; the host checks it before reading anything).
- */
+/** What the page keeps of the grid through getState/setState (inside the Batch panel's state): its axes and size. */
 export const GridPageState = z.looseObject({
-  manifest: z.optional(z.string().check(z.maxLength(4096))),
   x: z.optional(z.string()),
   y: z.optional(z.string()),
   z: z.optional(z.string()),

@@ -30,8 +30,8 @@ import type { ClientSource, JobPriceSource } from './runnerTypes';
 import { sharedEndpointPrices } from '../core/cost';
 import { createRunningJobsStatusBar } from './runningJobsStatusBar';
 import { registerBatches, type BatchApi } from '../batch/registerBatch';
-import { registerGrid, restoreGridPanel } from '../batchGrid/registerGrid';
-import type { GridPanel } from '../batchGrid/gridPanel';
+import { registerGrid, restoreBatchPanel } from '../batchGrid/registerGrid';
+import type { BatchPanel } from '../batch/batchPanel';
 import { registerCompare } from '../compare/registerCompare';
 
 /** What the real-editor tests reach through the extension's exports (ExtensionMode.Test only). */
@@ -68,8 +68,8 @@ export interface JobRunnerApi {
   createClient(settings: ConnectionSettings): ServiceClient;
   /** dist/rooms.js (src/rooms): whether it is loaded, what its modules see of the shared state, and this bundle's. */
   rooms: { loaded(): boolean; probe(): Rooms['probe']; host: { sharedEndpointPrices: typeof sharedEndpointPrices } };
-  /** The grid's serializer, for a panel and a state of the test's own (issue 31). */
-  restoreGrid(panel: vscode.WebviewPanel, state: unknown): Promise<GridPanel | undefined>;
+  /** The Batch panel's serializer (it restores the grid too), for a panel and a state of the test's own (issue 31). */
+  restoreBatchPanel(panel: vscode.WebviewPanel, state: unknown): Promise<BatchPanel | undefined>;
 }
 
 export interface JobRunnerDeps {
@@ -231,7 +231,7 @@ export function registerJobRunner(deps: JobRunnerDeps): { disposables: vscode.Di
     // parser: extension.js carries no billing parser at all (issue 11).
     createClient: (settings) => createServiceClient(settings, { serverlessWrites: serverlessWritesOfRooms, ...(deps.billingReader ? { billingReader: deps.billingReader } : {}) }),
     rooms: { loaded: roomsLoaded, probe: () => rooms().probe, host: { sharedEndpointPrices } },
-    restoreGrid: (panel, state) => restoreGridPanel(gridDeps, panel, state),
+    restoreBatchPanel: (panel, state) => restoreBatchPanel(gridDeps, panel, state),
   };
   return { disposables, api };
 }

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Issue 31: a grid panel open when the window reloads comes back, showing the same batch with the same axes and
-// size. In a real VS Code (code-server, through `npm start`), a finished 2 x 3 sweep written into the workspace's
-// outputs folder is opened with **Serverless GPU: Show Batch as Grid**, its axes changed from the defaults (X seed
-// instead of width, Y (none) instead of seed: the three widths of a seed stack in one cell) and its size set to
-// small in the page, then **Developer: Reload Window** runs. In the new window the grid must be back
-// on its own (the webview serializer reopens it from the page's saved state) with those axes, headers, cells and
-// a loaded image. The editor suites cannot do this: they run inside the extension host a reload replaces.
+// Issue 31: a Batch panel showing its grid when the window reloads comes back, showing the same batch's grid with
+// the same axes and size. In a real VS Code (code-server, through `npm start`), a finished 2 x 3 sweep written into
+// the workspace's outputs folder is opened with **Serverless GPU: Show Batch as Grid** (its Batch panel, read-only,
+// in Grid mode), its axes changed from the defaults (X seed instead of width, Y (none) instead of seed: the three
+// widths of a seed stack in one cell) and its size set to small in the page, then **Developer: Reload Window** runs.
+// In the new window the Batch panel must be back on its own (the webview serializer reopens it from the page's saved
+// state), in Grid mode, with those axes, headers, cells and a loaded image. The editor suites cannot do this: they run inside the extension host a reload replaces.
 //
 // usage: node test/editor-host/reload-grid.mjs   (needs `node scripts/build.mjs` first; npm start builds too)
 //   Prints `N passed, N failed` last; exit 1 on failure.
@@ -57,7 +57,7 @@ function startEditor(workspace, env) {
   return { child, url };
 }
 
-/** The webview frame of the grid page (the one holding its X select), once it is there. */
+/** The webview frame of the Batch panel's page (the one holding its grid's X select), once it is there. */
 async function gridFrame(page) {
   for (const frame of page.frames()) {
     if ((await frame.locator('#x').count().catch(() => 0)) > 0) return frame;
@@ -77,6 +77,7 @@ async function gridShown(frame) {
     cells: await frame.locator('#cells .cell').count(),
     imageLoaded: await frame.locator('#cells .cell img').first().evaluate((img) => img.naturalWidth > 0).catch(() => false),
     title: await frame.locator('#title').textContent(),
+    gridShown: await frame.locator('#gridview').isVisible(),
   };
 }
 
@@ -107,7 +108,7 @@ writeBatch(workspace);
 
 const started = [];
 let browser;
-await check('a grid open when the window reloads comes back with the same batch, axes and size', async () => {
+await check('a Batch panel showing its grid when the window reloads comes back in Grid mode with the same batch, axes and size', async () => {
   const editor = startEditor(workspace, env);
   started.push(editor.child);
   const url = await editor.url;
@@ -139,7 +140,7 @@ await check('a grid open when the window reloads comes back with the same batch,
   const reloadedAt = Date.now();
   await page.locator('.monaco-workbench').waitFor();
   // Nothing is run: the panel must come back by itself.
-  await page.locator('.tab:has-text("Grid: b-reload")').first().waitFor({ timeout: 90_000 });
+  await page.locator('.tab:has-text("Batch: b-reload")').first().waitFor({ timeout: 90_000 });
   frame = await until('the grid page after the reload', () => gridFrame(page), 90_000);
   const after = await until('the restored grid drawn, an image loaded', async () => {
     const g = await gridShown(frame);
@@ -149,7 +150,7 @@ await check('a grid open when the window reloads comes back with the same batch,
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: path.join(ARTIFACTS, 'reload-grid.png') }).catch(() => {});
   const problems = [];
-  for (const k of ['x', 'y', 'size', 'columns', 'rows', 'cells', 'title']) {
+  for (const k of ['x', 'y', 'size', 'columns', 'rows', 'cells', 'title', 'gridShown']) {
     if (JSON.stringify(after[k]) !== JSON.stringify(before[k])) problems.push(`${k} was ${JSON.stringify(before[k])} before the reload, ${JSON.stringify(after[k])} after`);
   }
   if (!after.title?.includes('b-reload')) problems.push(`the title names another batch: ${after.title}`);

@@ -11,7 +11,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { BatchSession } from '../../src/batch/batchSession';
 import { pngSize, readPngText } from '../../src/core/grid/pngText';
-import type { GridPanel } from '../../src/batchGrid/gridPanel';
+import type { BatchPanel } from '../../src/batch/batchPanel';
+import type { GridView } from '../../src/batchGrid/gridView';
 import type { ComparePanel } from '../../src/compare/comparePanel';
 import { click, count, driverAvailable, press, property, screenshot, textContent, waitForSelector } from './support/driver';
 import { eventually, workspaceFolder } from './support/extension';
@@ -31,10 +32,12 @@ async function lensesOf(file: string): Promise<vscode.CodeLens[]> {
   }, `the CodeLens of ${path.basename(file)}`);
 }
 
-async function showGrid(manifest: string): Promise<GridPanel> {
-  const panel = await vscode.commands.executeCommand<GridPanel>('serverlessGpu.showBatchGrid', manifest);
-  assert.ok(panel, 'the grid opened');
-  return panel;
+/** Show Batch as Grid: the batch's Batch panel, in Grid mode, and its grid once the page asked for it. */
+async function showGrid(manifest: string, arg: unknown = manifest): Promise<{ batch: BatchPanel; grid: GridView }> {
+  const batch = await vscode.commands.executeCommand<BatchPanel>('serverlessGpu.showBatchGrid', arg);
+  assert.ok(batch, 'the Batch panel opened');
+  assert.equal(batch.session.manifestPath, manifest);
+  return { batch, grid: await eventually(() => batch.grid, 'the grid drawn in the Batch panel', 30_000) };
 }
 
 /** A cell's selector by its place. */
@@ -64,7 +67,8 @@ suite('batch grid', () => {
     const session = await started;
     assert.ok(rig.asked.length > asked, 'the Send question was asked');
     assert.ok(session, 'the sweep started');
-    const panel = await showGrid(session.manifestPath);
+    const { batch, grid: panel } = await showGrid(session.manifestPath);
+    assert.equal(batch, rig.api.batches.manager.panelOf(session), 'the grid is drawn in the batch\'s own Batch panel');
     await eventually(() => panel.sent.size === 12 || undefined, 'the grid to have the 12 jobs');
     assert.deepEqual(panel.keys.map((k) => [k.key, k.values]), [['seed', SEEDS.map(String)], ['width', WIDTHS.map(String)]]);
     if (driverAvailable()) {
@@ -111,17 +115,17 @@ suite('batch grid', () => {
     // Two cells Ctrl-clicked, then Compare: the jobs side by side, the diff naming the key that differs.
     await click(cellAt(0, 0), { ...inWebview, modifiers: ['Control'] });
     await click(cellAt(1, 0), { ...inWebview, modifiers: ['Control'] });
-    await click('#compare', inWebview);
+    await click('#gridcompare', inWebview);
     await eventually(async () => (await textContent('#changes tbody td.key', inWebview).catch(() => '')) === 'width' || undefined, 'the compare panel of the two cells');
     assert.deepEqual([await textContent('#changes tbody td.old', inWebview), await textContent('#changes tbody td.new', inWebview)], ['48', '64']);
     await eventually(async () => ((await property('#out-b img', 'naturalWidth', inWebview)) as number) === 64 || undefined, 'the second cell\'s image in the compare panel');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
     // A saved image deleted by the user: its cell says so, and the job still opens.
-    panel.panel.dispose();
+    batch.panel.dispose();
     const victim = rows.find((r) => r.status === 'COMPLETED')!;
     fs.rmSync(victim.outputs![0]!);
-    const again = await showGrid(session.manifestPath);
+    const { grid: again } = await showGrid(session.manifestPath);
     await eventually(() => again.sent.get(victim.index)?.missing || undefined, 'the host to see the file gone');
     const at = cellAt(WIDTHS.indexOf(victim.ref.sweep!.width as number), SEEDS.indexOf(victim.ref.sweep!.seed as number));
     await eventually(async () => (await textContent(`${at} .missing`, inWebview)) === 'output file missing' || undefined, 'the cell to say output file missing');
@@ -136,7 +140,7 @@ suite('batch grid', () => {
     const file = write('grid-prompts.jsonl', lines.join('\n') + '\n');
     const session = await rig.start({ kind: 'jsonl', path: file }, 'gchat');
     await rig.toEnd(session);
-    const panel = await showGrid(session.manifestPath);
+    const { grid: panel } = await showGrid(session.manifestPath);
     await eventually(() => panel.sent.size === 3 || undefined, 'the three jobs');
     assert.deepEqual(panel.keys.map((k) => k.key), ['prompt']);
     if (!driverAvailable()) return;
@@ -159,11 +163,11 @@ suite('batch grid', () => {
     for (const n of [1, 2]) write(`grid-same/same-${n}.input.json`, { input: { prompt: 'same', width: 32, height: 32, seed: 7 } });
     const session = await rig.start({ kind: 'folder', path: path.join(workspaceFolder().uri.fsPath, 'grid-same') }, 'gone');
     await rig.toEnd(session);
-    const panel = await showGrid(session.manifestPath);
+    const { grid: panel } = await showGrid(session.manifestPath);
     await eventually(() => panel.sent.size === 2 || undefined, 'the two jobs');
     assert.deepEqual(panel.keys, []);
     if (!driverAvailable()) return;
-    await eventually(async () => /^No key varies across this batch's 2 inputs/.test(await textContent('#notice', inWebview)) || undefined, 'the notice');
+    await eventually(async () => /^No key varies across this batch's 2 inputs/.test(await textContent('#gridnotice', inWebview)) || undefined, 'the notice');
     assert.equal(await count('#cells .cell', inWebview), 0);
   });
 
@@ -224,7 +228,7 @@ suite('batch grid', () => {
     assert.match(await textContent('#side-a .status', inWebview), /^Completed · /);
   });
 
-  test("a grid restored after a reload (the serializer's path) reopens the batch its state names; a state naming anything but a batch.jsonl of this workspace closes the panel", async function () {
+  test("a Batch panel restored after a reload (the serializer's path) reopens the batch its state names, its grid too; a state naming anything but a batch.jsonl of this workspace closes the panel", async function () {
     this.timeout(60_000);
     const manifest = write900Grid(2);
     // The same batch outside the workspace, and reached through a link inside it: neither may be opened.
@@ -243,49 +247,59 @@ suite('batch grid', () => {
       { manifest: 42 },
     ];
     for (const state of refused) {
-      const panel = vscode.window.createWebviewPanel('serverlessGpu.batchGrid', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+      const panel = vscode.window.createWebviewPanel('serverlessGpu.batchPanel', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
       let closed = false;
       panel.onDidDispose(() => (closed = true));
-      assert.equal(await rig.api.restoreGrid(panel, state), undefined, `refused: ${JSON.stringify(state)}`);
+      assert.equal(await rig.api.restoreBatchPanel(panel, state), undefined, `refused: ${JSON.stringify(state)}`);
       assert.ok(closed, `the panel of ${JSON.stringify(state)} is closed`);
     }
-    const restored = vscode.window.createWebviewPanel('serverlessGpu.batchGrid', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
-    const grid = await rig.api.restoreGrid(restored, { manifest, x: 'steps', y: 'seed', page: 0, size: 'small' });
-    assert.ok(grid, 'the batch of the workspace is reopened');
-    assert.equal(grid.panel, restored, 'in the panel VS Code restored');
-    assert.equal(grid.manifestPath, manifest);
+    const restored = vscode.window.createWebviewPanel('serverlessGpu.batchPanel', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+    const batch = await rig.api.restoreBatchPanel(restored, { manifest, view: 'grid', grid: { x: 'steps', y: 'seed', page: 0, size: 'small' } });
+    assert.ok(batch, 'the batch of the workspace is reopened');
+    assert.equal(batch.panel, restored, 'in the panel VS Code restored');
+    assert.equal(batch.session.manifestPath, manifest);
+    // The panel's tab hidden behind a file (VS Code drops a hidden webview's page and loads it again when shown).
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(workspaceFolder().uri.fsPath, 'README.md')), { preview: false });
+    await eventually(() => !restored.visible || undefined, 'the Batch panel hidden');
+    // Its command (here as the Jobs view's batch row gives it) opens the same panel again, in Grid mode, instead of a
+    // second one.
+    const { batch: again, grid } = await showGrid(manifest, { group: { batchId: 'grid4', manifestPath: manifest } });
+    assert.equal(again, batch);
     await eventually(() => grid.sent.size === 4 || undefined, 'its four jobs');
-    // Its command opens the same panel again instead of a second one.
-    assert.equal(await showGrid(manifest), grid);
     if (!driverAvailable()) return;
     await eventually(async () => (await count('#cells .cell', inWebview)) === 4 || undefined, 'the four cells drawn');
+    // A cell of this batch of an earlier window opens its job's panel, as its row does.
+    await click(cellAt(0, 0), inWebview);
+    await eventually(() => rig.api.panels.lastSent('batch:grid4:0'), 'the job panel of the cell');
   });
 
-  test('a 900-job grid opens in under a second and keeps fewer than 150 img elements, scrolled to its end too', async function () {
+  test('a 900-job grid opens in under a second from the Batch panel\'s Grid button and keeps fewer than 150 img elements, scrolled to its end too', async function () {
     this.timeout(180_000);
     // A timing on a machine shared with other runs: one slow opening is tried again, twice at most.
     this.retries(2);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const manifest = write900Grid();
     if (!driverAvailable()) this.skip();
+    // The batch's panel, on its rows (a batch of an earlier window, read-only).
+    const session = await rig.api.batches.manager.showPast(manifest);
+    const batch = session && rig.api.batches.manager.panelOf(session);
+    assert.ok(batch, 'the Batch panel opened');
+    await waitForSelector('#rows .row', inWebview);
     const t0 = Date.now();
-    const panel = await showGrid(manifest);
+    await click('#grid', inWebview);
     await waitForSelector('#cells .cell img', inWebview);
-    // From the command to the first cells painted, by the clock both share (the driver's polling not counted).
-    // The figure the user waits through includes the time the browser took to start the webview's frame before it
-    // fetched the page (the page's navigation timing says it): ~5 ms for the editor's first webview, a steady ~1 s
-    // for later ones in this editor (code-server), the same for any webview and outside what an extension can
-    // shorten, so the check is on the rest; both are printed, and `npm run bench -- --only grid` reports the whole.
+    // From the click (its event's time, on the page's clock, which the host shares) to the first cells painted:
+    // everything the user waits through, the grid being drawn in the page already open (no new webview).
     const perf = await eventually(async () => {
       const p = JSON.parse(await textContent('#perf', inWebview)) as GridPagePerf;
-      return p.firstPaintAt !== undefined ? p : undefined;
+      return p.firstPaintAt !== undefined && p.shownAt !== undefined ? p : undefined;
     }, 'the first cells painted');
-    const paintMs = perf.firstPaintAt! - t0;
-    const openMs = paintMs - perf.frameWait;
-    console.log(`grid of 900: first cells painted ${paintMs} ms after the command, ${perf.frameWait} ms of it the browser starting the frame (seen by the driver after ${Date.now() - t0} ms); the page's own measure: ${JSON.stringify(perf)}`);
+    const openMs = perf.firstPaintAt! - perf.shownAt!;
+    console.log(`grid of 900: first cells painted ${openMs} ms after the Grid button's click (the driver saw them after ${Date.now() - t0} ms); the page's own measure: ${JSON.stringify(perf)}`);
+    const panel = await eventually(() => batch.grid, 'the grid');
     await eventually(() => panel.sent.size === 900 || undefined, 'the rest of the 900 jobs after the first screen');
     assert.equal(panel.sent.size, 900);
-    assert.ok(openMs < 1000, `painted in ${openMs} ms (besides the frame's start; ${paintMs} ms in all)`);
+    assert.ok(openMs < 1000, `painted in ${openMs} ms`);
     const imgs = await count('img', inWebview);
     assert.ok(imgs > 0 && imgs < 150, `${imgs} img elements`);
     await click('#title', inWebview);

@@ -22,11 +22,13 @@ export function write900Grid(side = 30): string {
   return manifest;
 }
 
-/** What the grid page measured of itself (its hidden #perf: media/batchGrid/main.ts). */
+/** What the grid page measured of itself (its hidden #perf: media/batchGrid/gridPage.ts). */
 export interface GridPagePerf {
   origin: number;
   frameWait: number;
   script: number;
+  /** When the grid was asked for (epoch ms): the Grid button's click, or the host's word. */
+  shownAt?: number;
   message?: number;
   firstDraw?: number;
   firstDrawAt: number;

@@ -1,11 +1,11 @@
-// The grid panel's page (issue 31): a batch's jobs laid out by the two keys the user picks (a third pages the grid),
-// from the job views the host sent (src/batchGrid/gridProtocol.ts). Only the cells in view are in the DOM, so a
+// The grid of the Batch panel's page (issue 31, its Grid view beside the rows; media/batchPanel/main.ts mounts it): a
+// batch's jobs laid out by the two keys the user picks (a third pages the grid), from the job views the host sent
+// (src/batchGrid/gridProtocol.ts, wrapped in the Batch panel's messages). Only the cells in view are in the DOM, so a
 // 30 x 30 grid scrolls as a 3 x 3 one does; images load from webview URIs of the saved files, never as bytes in a
 // message. Text from the host (values, statuses, errors) is set with textContent only. The export draws the grid in
 // a canvas and hands the PNG's bytes to the host, which adds the tEXt chunk and writes the file.
 import { arrangeGrid, chooseAxes, shortLabel, valueLabel, type GridKey, type GridLayout, type GridValues } from '../../src/core/grid/gridAxes';
 import { CELL_PX, GridPageState, HostMessage, MAX_PNG_SIDE, WebviewMessage, type GridJobView } from '../../src/batchGrid/gridProtocol';
-import { vscode } from '../../src/webview/vscodeApi';
 import { drawGridPng } from './exportCanvas';
 import { markFirstPaint, observeFrames, perf, showPerf, watchFrames } from './pagePerf';
 import { bindScrollKeys } from './scrollKeys';
@@ -17,12 +17,13 @@ const ROW_HEAD = 140;
 const OVERSCAN = 1;
 
 const el = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
-const viewport = el<HTMLDivElement>('viewport');
-const spacer = el<HTMLDivElement>('spacer');
+const viewport = el<HTMLDivElement>('gridport');
+const spacer = el<HTMLDivElement>('gridspacer');
 const cellsEl = el<HTMLDivElement>('cells');
 const colInner = el<HTMLDivElement>('colinner');
 const rowInner = el<HTMLDivElement>('rowinner');
-const notice = el<HTMLDivElement>('notice');
+const notice = el<HTMLDivElement>('gridnotice');
+const section = el<HTMLElement>('gridview');
 const selects = { x: el<HTMLSelectElement>('x'), y: el<HTMLSelectElement>('y'), z: el<HTMLSelectElement>('z'), size: el<HTMLSelectElement>('size') };
 
 let keys: GridKey[] = [];
@@ -33,17 +34,23 @@ let drawn = new Map<string, { sig: string; div: HTMLDivElement }>();
 const stackTop = new Map<string, number>();
 const selected: number[] = [];
 let drawQueued = false;
-let state: GridPageState = (() => {
-  const parsed = GridPageState.safeParse(vscode.getState() ?? {});
-  return parsed.success ? parsed.data : GridPageState.parse({});
-})();
+/** What the Batch panel's page gives the grid: its channel to the host, and its part of the page's state. */
+export interface GridPageIo {
+  send(message: WebviewMessage): void;
+  load(): unknown;
+  save(state: GridPageState): void;
+}
+let io: GridPageIo | undefined;
+let state: GridPageState = GridPageState.parse({});
+/** The host was told the page is ready (the first time the grid was shown). */
+let started = false;
 
 function send(message: WebviewMessage): void {
-  vscode.postMessage(WebviewMessage.parse(message));
+  io?.send(WebviewMessage.parse(message));
 }
 
 function saveState(): void {
-  vscode.setState(state);
+  io?.save(state);
 }
 
 const cellPx = (): number => CELL_PX[state.size];
@@ -64,7 +71,7 @@ function relayout(keep = false): void {
   const px = cellPx();
   spacer.style.width = `${layout.xs.length * px}px`;
   spacer.style.height = `${layout.ys.length * (px + CAPTION)}px`;
-  document.body.classList.toggle('noy', !state.y);
+  section.classList.toggle('noy', !state.y);
   el('zpager').hidden = !state.z;
   el('zvalue').textContent = state.z ? ` ${state.z} = ${shortLabel(valueLabel(zs[state.page]))} (${state.page + 1}/${zs.length}) ` : '';
   drawHeaders();
@@ -239,19 +246,16 @@ function showNotice(words: string | undefined): void {
   notice.textContent = words ?? '';
 }
 
-window.addEventListener('message', (event: MessageEvent) => {
-  const parsed = HostMessage.safeParse(event.data);
-  if (!parsed.success) return;
-  const m = parsed.data;
+/** A grid message from the host (validated with the Batch panel's message, which holds it). */
+export function onGridMessage(m: HostMessage): void {
   if (m.type === 'notice') return showNotice(m.text);
   if (m.type === 'grid') {
     perf.message ??= Math.round(performance.now());
-    el('title').textContent = m.title;
-    state.manifest = m.manifest;
+    section.dataset.title = m.title;
     keys = m.keys;
     jobs.clear();
     for (const j of m.jobs) jobs.set(j.index, j);
-    document.body.classList.toggle('empty', keys.length === 0);
+    section.classList.toggle('empty', keys.length === 0);
     showNotice(keys.length === 0 ? `No key varies across this batch's ${jobs.size} inputs: there is nothing to lay out as a grid (the Batch panel lists them).` : undefined);
     fillSelects();
     relayout();
@@ -262,7 +266,7 @@ window.addEventListener('message', (event: MessageEvent) => {
   for (const j of m.jobs) jobs.set(j.index, j);
   // A job whose values changed moves to another cell; otherwise only the drawn cells' content changes.
   relayout(true);
-});
+}
 
 for (const [name, select] of Object.entries(selects)) {
   select.addEventListener('change', () => {
@@ -300,7 +304,7 @@ cellsEl.addEventListener('click', (event) => {
     if (at >= 0) selected.splice(at, 1);
     else selected.push(index);
     while (selected.length > 2) selected.shift();
-    el<HTMLButtonElement>('compare').disabled = selected.length !== 2;
+    el<HTMLButtonElement>('gridcompare').disabled = selected.length !== 2;
     queueDraw();
     return;
   }
@@ -314,7 +318,7 @@ cellsEl.addEventListener('keydown', (event) => {
   event.preventDefault();
 });
 
-el('compare').addEventListener('click', () => {
+el('gridcompare').addEventListener('click', () => {
   if (selected.length === 2) send({ type: 'compare', a: selected[0]!, b: selected[1]! });
 });
 
@@ -346,14 +350,38 @@ viewport.addEventListener('scroll', () => {
   watchFrames();
 });
 
-bindScrollKeys(viewport, () => ({ x: cellPx(), y: cellPx() + CAPTION }));
-window.addEventListener('resize', () => queueDraw());
+window.addEventListener('resize', () => {
+  if (!section.hidden) queueDraw();
+});
 
-observeFrames();
+/** The Batch panel's page hands the grid its channel and state once, as it loads. */
+export function mountGrid(pageIo: GridPageIo): void {
+  io = pageIo;
+  const parsed = GridPageState.safeParse(pageIo.load() ?? {});
+  state = parsed.success ? parsed.data : GridPageState.parse({});
+  // Home / End, Page Up / Down and the arrows scroll the grid while it is shown.
+  bindScrollKeys(viewport, () => ({ x: cellPx(), y: cellPx() + CAPTION }), () => !section.hidden);
+  observeFrames();
+}
 
-// The page's saved axes and how many cells fit its window: the host sends those cells' jobs first.
-{
+/**
+ * The grid shown (the page's Rows | Grid switch, or the host's Show Batch as Grid). The first time, the page's saved
+ * axes and how many cells fit its window go to the host, which sends those cells' jobs first.
+ */
+export function showGrid(at = Date.now()): void {
+  section.hidden = false;
+  perf.shownAt ??= Math.round(at);
+  showPerf();
+  if (started) {
+    queueDraw();
+    return;
+  }
+  started = true;
   const px = cellPx();
   const fit = (room: number, cell: number): number => Math.min(1000, Math.max(1, Math.ceil(room / cell) + OVERSCAN));
   send({ type: 'ready', view: { ...(state.x ? { x: state.x } : {}), ...(state.y !== undefined ? { y: state.y } : {}), ...(state.z !== undefined ? { z: state.z } : {}), page: state.page, cols: fit(viewport.clientWidth || window.innerWidth, px), rows: fit(viewport.clientHeight || window.innerHeight, px + CAPTION) } });
+}
+
+export function hideGrid(): void {
+  section.hidden = true;
 }

@@ -1,40 +1,41 @@
-// A batch's results as an X/Y(/Z) grid (issue 31): one webview per batch, fed from the batch's manifest as it grows
-// (core ManifestFollower, through the core reader), so it works the same for a batch running in this window, one
-// resumed, or one long finished. The page gets each job once as words and a webview URI of its saved file (the
-// batch's folder is the panel's one extra resource root) and then only the jobs that changed; it draws the cells in
-// view. The export's PNG is drawn by the page's canvas; the host adds the tEXt chunk and writes the file.
+// A batch's results as an X/Y(/Z) grid (issue 31), drawn in the Batch panel's page beside its rows (no panel of its
+// own: an already-open webview pays no new frame, ~1 s in VS Code 1.100). The Batch panel makes one on the page's
+// first grid message and hands it the grid's messages (tagged `grid` in its protocol). Fed from the batch's
+// manifest as it grows (core ManifestFollower, through the core reader), so it works the same for a batch running
+// in this window, one resumed, or one long finished. The page gets each job once as words and a webview URI of its
+// saved file (the batch's folder is the panel's one extra resource root) and then only the jobs that changed; it
+// draws the cells in view. The export's PNG is drawn by the page's canvas; the host adds the tEXt chunk and writes it.
 import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { JobRow } from '../core/batch';
-import { batchNameFromId } from '../core/batch/batchName';
 import { ManifestFollower } from '../core/grid/manifestFollower';
 import { arrangeGrid, chooseAxes, cornerJobs, valuesOf, type GridKey } from '../core/grid/gridAxes';
 import type { Logger } from '../core/log';
-import { renderWebviewHtml, webviewOptions } from '../webview/html';
-import { WebviewChannel } from '../webview/messages';
 import { exportName, gridHtml, writeGridPng } from './gridExport';
 import { gridRecipe, inputsOf, jobView, keysOf } from './gridJobs';
 import { HostMessage, WebviewMessage, type GridJobView } from './gridProtocol';
-import { GRID_VIEW_TYPE } from './gridViewType';
-
-export { GRID_VIEW_TYPE } from './gridViewType';
-/** How often the manifest is looked at while the panel is open (a stat; a read only when it grew). */
+/** How often the manifest is looked at while the grid lives (a stat; a read only when it grew). */
 const POLL_MS = 300;
 /** A grid of more jobs than this sends the first screen's jobs first, then the rest. */
 const FIRST_SCREEN_MIN = 200;
 
 type PageView = NonNullable<Extract<WebviewMessage, { type: 'ready' }>['view']>;
 
-export interface GridPanelActions {
-  /** Opens the job's panel (the batch's own way when it runs in this window). */
-  openJob(manifestPath: string, row: JobRow): void;
-  compare(manifestPath: string, a: JobRow, b: JobRow, inputs: ReadonlyMap<number, Record<string, unknown>>): void;
+export interface GridActions {
+  /** Opens the job's panel (the Batch panel's row click). */
+  openJob(row: JobRow): void;
+  /** Two cells side by side, with the inputs the grid read. */
+  compare(a: JobRow, b: JobRow, inputs: ReadonlyMap<number, Record<string, unknown>>): void;
 }
 
-export class GridPanel implements vscode.Disposable {
-  readonly panel: vscode.WebviewPanel;
-  private readonly channel: WebviewChannel<WebviewMessage, HostMessage>;
+/** Where the grid's messages go: the Batch panel's channel, each wrapped as its `grid` message. */
+export interface GridPage {
+  webview: vscode.Webview;
+  post(m: HostMessage): Promise<boolean>;
+}
+
+export class GridView implements vscode.Disposable {
   private readonly follower: ManifestFollower;
   private inputs = new Map<number, Record<string, unknown>>();
   keys: GridKey[] = [];
@@ -44,52 +45,29 @@ export class GridPanel implements vscode.Disposable {
   lastExport: { file: string; width?: number; height?: number } | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
   private reading: Promise<void> = Promise.resolve();
-  /** The first reading, begun with the panel. */
-  private first: ReturnType<GridPanel['prepare']> | undefined;
-  private readonly closed = new vscode.EventEmitter<void>();
-  readonly onDidClose = this.closed.event;
+  /** The first reading, begun as the grid is made. */
+  private first: ReturnType<GridView['prepare']> | undefined;
   readonly dir: string;
   private disposed = false;
-  /** When the panel was made, its page said ready and the grid was posted (epoch ms; the bench reads them). */
+  /** When the grid was made, its page said ready and the grid was posted (epoch ms; the bench reads them). */
   readonly timings: { created: number; ready?: number; prepared?: number; posted?: number } = { created: Date.now() };
 
-  /** `restored`: the panel VS Code brought back after a reload (its page keeps its axes through getState). */
-  constructor(extensionUri: vscode.Uri, readonly manifestPath: string, private readonly actions: GridPanelActions, private readonly logger: Logger, restored?: vscode.WebviewPanel) {
+  constructor(private readonly page: GridPage, readonly manifestPath: string, private readonly actions: GridActions, private readonly logger: Logger) {
     this.dir = path.dirname(manifestPath);
     this.follower = new ManifestFollower(manifestPath);
-    const options = webviewOptions(extensionUri, vscode.Uri.file(this.dir));
-    if (restored) restored.webview.options = options;
-    this.panel = restored ?? vscode.window.createWebviewPanel(GRID_VIEW_TYPE, `Grid: ${batchNameFromId(path.basename(this.dir)) ?? path.basename(this.dir)}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { ...options, retainContextWhenHidden: false });
-    this.channel = new WebviewChannel(this.panel.webview, WebviewMessage, (m) => this.onMessage(m), logger, HostMessage);
-    this.panel.webview.html = renderWebviewHtml({
-      webview: this.panel.webview,
-      extensionUri,
-      title: 'Grid',
-      script: ['dist', 'webview', 'batchGrid.js'],
-      styles: [['media', 'batchGrid', 'style.css']],
-      body: PAGE,
-    });
-    this.panel.onDidDispose(() => this.dispose());
     this.first = this.prepare();
     this.first.catch((e: unknown) => logger.warn(`grid: reading ${manifestPath} failed: ${String(e)}`));
-  }
-
-  reveal(): void {
-    this.panel.reveal(undefined, false);
   }
 
   dispose(): void {
     this.disposed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-    this.channel.dispose();
-    this.closed.fire();
-    this.closed.dispose();
   }
 
   /**
-   * Reads the whole manifest and the batch's inputs and makes the job views: begun as the panel opens, so the
-   * reading overlaps the page's loading, and awaited at its `ready`.
+   * Reads the whole manifest and the batch's inputs and makes the job views: begun as the grid is made (by Show Batch
+   * as Grid, with a new panel: the reading overlaps the page's loading), and awaited at the page's grid `ready`.
    */
   private async prepare(): Promise<{ title: string; jobs: GridJobView[] }> {
     const started = performance.now();
@@ -111,13 +89,13 @@ export class GridPanel implements vscode.Disposable {
    */
   private async start(prepared = this.prepare(), view?: PageView): Promise<void> {
     const { title, jobs } = await prepared;
-    // Closed while the manifest was read: nothing to send, and no timer may outlive the panel.
+    // Closed while the manifest was read: nothing to send, and no timer may outlive the Batch panel.
     if (this.disposed) return;
     this.timings.prepared ??= Date.now();
     const [first, rest] = this.firstScreen(jobs, view);
-    await this.channel.postNow({ type: 'grid', title, manifest: this.manifestPath, keys: this.keys.map((k) => ({ key: k.key, fromSweep: k.fromSweep, values: k.values })), jobs: first });
+    await this.page.post({ type: 'grid', title, keys: this.keys.map((k) => ({ key: k.key, fromSweep: k.fromSweep, values: k.values })), jobs: first });
     this.timings.posted ??= Date.now();
-    if (rest.length && !this.disposed) await this.channel.postNow({ type: 'jobs', jobs: rest });
+    if (rest.length && !this.disposed) await this.page.post({ type: 'jobs', jobs: rest });
     await this.checkFiles();
     if (this.disposed) return;
     this.timer ??= setInterval(() => {
@@ -146,11 +124,11 @@ export class GridPanel implements vscode.Disposable {
     if (this.follower.rows.size !== before) return this.start();
     const jobs = await Promise.all(changed.map((r) => this.view(r)));
     for (const j of jobs) this.sent.set(j.index, j);
-    if (!this.disposed) await this.channel.postNow({ type: 'jobs', jobs });
+    if (!this.disposed) await this.page.post({ type: 'jobs', jobs });
   }
 
   private view(row: JobRow, checkFile = true): Promise<GridJobView> {
-    return jobView(row, this.inputs.get(row.index), this.keys, this.dir, (file) => this.panel.webview.asWebviewUri(vscode.Uri.file(file)).toString(), checkFile);
+    return jobView(row, this.inputs.get(row.index), this.keys, this.dir, (file) => this.page.webview.asWebviewUri(vscode.Uri.file(file)).toString(), checkFile);
   }
 
   /** After the first view: the jobs whose saved file is gone (deleted by the user) say "output file missing". */
@@ -163,14 +141,15 @@ export class GridPanel implements vscode.Disposable {
       }
     }
     for (const v of gone) this.sent.set(v.index, v);
-    if (gone.length && !this.disposed) await this.channel.postNow({ type: 'jobs', jobs: gone });
+    if (gone.length && !this.disposed) await this.page.post({ type: 'jobs', jobs: gone });
   }
 
-  private async onMessage(m: WebviewMessage): Promise<void> {
+  /** A grid message of the page (already validated by the Batch panel's channel). */
+  async onMessage(m: WebviewMessage): Promise<void> {
     switch (m.type) {
       case 'ready': {
         this.timings.ready ??= Date.now();
-        // The first ready uses the reading begun with the panel; a reloaded page reads again.
+        // The first ready uses the reading begun with the grid; a reloaded page reads again.
         const first = this.first;
         this.first = undefined;
         this.reading = this.reading.then(() => this.start(first, m.view));
@@ -178,13 +157,13 @@ export class GridPanel implements vscode.Disposable {
       }
       case 'open': {
         const row = this.follower.rows.get(m.index);
-        if (row) this.actions.openJob(this.manifestPath, row);
+        if (row) this.actions.openJob(row);
         return;
       }
       case 'compare': {
         const a = this.follower.rows.get(m.a);
         const b = this.follower.rows.get(m.b);
-        if (a && b) this.actions.compare(this.manifestPath, a, b, this.inputs);
+        if (a && b) this.actions.compare(a, b, this.inputs);
         return;
       }
       case 'exportPng':
@@ -225,22 +204,3 @@ export class GridPanel implements vscode.Disposable {
     });
   }
 }
-
-/** Static markup of the page (no data: the script fills it with textContent). */
-const PAGE = `<header>
-  <div class="toolbar">
-    <h1 id="title">Grid</h1>
-    <label>X <select id="x"></select></label>
-    <label>Y <select id="y"></select></label>
-    <label>Z <select id="z"></select></label>
-    <span id="zpager" hidden><button id="zprev" title="Previous page">&lt;</button><span id="zvalue"></span><button id="znext" title="Next page">&gt;</button></span>
-    <label>Size <select id="size"><option value="small">small</option><option value="medium">medium</option><option value="large">large</option></select></label>
-    <button id="exportPng">Export PNG</button>
-    <button id="exportHtml">Export HTML</button>
-    <button id="compare" disabled title="Ctrl/Cmd-click two cells to compare their jobs">Compare</button>
-  </div>
-  <div id="notice" hidden></div>
-</header>
-<div id="corner"></div><div id="colhead"><div id="colinner"></div></div><div id="rowhead"><div id="rowinner"></div></div>
-<div id="viewport" tabindex="0"><div id="spacer"></div><div id="cells"></div></div>
-<span id="perf" hidden></span>`;
