@@ -81,7 +81,9 @@ suite('job cost', () => {
 
     if (driverAvailable()) {
       await vscode.commands.executeCommand('serverlessGpu.jobs.focus');
-      await waitForSelector(`.monaco-list-row[aria-label^="flux-dev, Completed"]:has-text(${JSON.stringify(text)})`, { timeoutMs: 5000 });
+      // The driver's default 30 s, not 5: a loaded CI machine can take seconds to lay out the sidebar and draw the
+      // view's rows (with their thumbnails) after the focus; the row must still come, with the same words.
+      await waitForSelector(`.monaco-list-row[aria-label^="flux-dev, Completed"]:has-text(${JSON.stringify(text)})`);
       await vscode.commands.executeCommand('notifications.clearAll');
       await waitForSelector('#job-cost', { inWebview: true });
       await screenshot('job-panel-cost', { docs: true });

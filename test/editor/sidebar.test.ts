@@ -116,6 +116,19 @@ async function refreshed(api: SidebarTestApi): Promise<void> {
   await api.endpoints!.tree.whenIdle();
 }
 
+/**
+ * What most tests of the suite start from, set up by each one that needs it (so any test runs alone with --grep,
+ * and does not lean on "Set API Key" having run before it): the test profile's full key stored and the tree loaded.
+ * The key is stored directly: typing it into the real box is what "Set API Key checks the key…" tests.
+ */
+async function withFullKey(api: SidebarTestApi): Promise<void> {
+  if (api.endpoints!.tree.current.kind !== 'loaded' || !(await api.connection.hasKey())) {
+    await api.connection.setApiKey(KEYS.full);
+    await eventually(() => api.endpoints!.tree.current.kind === 'loaded' || undefined, 'the tree to load with the full key', 60_000);
+  }
+  await api.endpoints!.tree.whenIdle();
+}
+
 async function errorItem(api: SidebarTestApi): Promise<Shown> {
   const shown = await shownTree(api);
   assert.equal(shown.length, 1, `one error item, got ${JSON.stringify(shown.map((s) => s.label))}`);
@@ -178,6 +191,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
 
   for (const preset of PRESET_IDS) {
     test(`window "${PRESETS[preset].label}": the tree shows exactly the endpoints, totals and buckets the billing route returns`, async () => {
+      await withFullKey(api);
       const w: BillingWindow = { kind: 'preset', preset };
       await vscode.commands.executeCommand(Commands.changeBillingWindow, w);
       await api.endpoints!.tree.whenIdle();
@@ -193,6 +207,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
   }
 
   test('one money formatter: an endpoint\'s and a bucket\'s tooltip say the total as the tree and the status bar do, in one precision, its parts adding up to it', async () => {
+    await withFullKey(api);
     const tree = api.endpoints!.tree;
     await vscode.commands.executeCommand(Commands.changeBillingWindow, { kind: 'preset', preset: 'last30Days' });
     const endpoint = ((await tree.getChildren()) as TreeNode[])[0]!;
@@ -227,6 +242,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
   });
 
   test('a custom range is validated as typed and sent as start/end', async () => {
+    await withFullKey(api);
     const pending = vscode.commands.executeCommand<BillingWindow | undefined>(Commands.changeBillingWindow);
     await inputTitled('Billing Window');
     await waitForSelector('.quick-input-widget .monaco-list-row:has-text("Custom range")');
@@ -257,6 +273,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
   });
 
   test('Add Endpoint adds an endpoint by id with a display name, at the end with zero cost; Remove Endpoint removes it', async () => {
+    await withFullKey(api);
     const added = await answerInputBox<string>(Commands.addEndpoint, ['Add Endpoint (1/2)', 'sdxl-staging-42'], ['Add Endpoint (2/2)', 'SDXL staging']);
     assert.equal(added, 'sdxl-staging-42');
     await api.endpoints!.tree.whenIdle();
@@ -272,6 +289,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
   });
 
   test('expanding an endpoint sends no request (the refresh is cached)', async () => {
+    await withFullKey(api);
     await refreshed(api);
     const before = await requestsServed(emulator);
     await shownTree(api); // every endpoint's children
@@ -281,6 +299,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
   });
 
   test('screenshot of the sidebar', async () => {
+    await withFullKey(api);
     // Weekly buckets: few enough that the other endpoints stay in the picture; a wider sidebar for the breakdown.
     await vscode.commands.executeCommand(Commands.changeBillingWindow, { kind: 'preset', preset: 'last12Weeks' });
     await vscode.commands.executeCommand('workbench.actions.treeView.serverlessGpu.endpoints.collapseAll');
@@ -298,6 +317,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
   });
 
   test('a 429 shows "rate limited, next try in N s" and the tree retries by itself', async () => {
+    await withFullKey(api);
     // Four 429s: the client's own retries (4 attempts) use them all, so the tree sees one; the next try succeeds.
     await admin(emulator, '/__admin/faults', { kind: 'status', status: 429, retryAfter: 2, count: 4, path: '/v2/billing' });
     const seen: string[] = [];
@@ -315,6 +335,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
   });
 
   test('a response that breaks the schema says where', async () => {
+    await withFullKey(api);
     await admin(emulator, '/__admin/faults', { kind: 'bad-schema', count: 1, path: '/v2/billing' });
     await refreshed(api);
     const item = await errorItem(api);
@@ -350,6 +371,7 @@ suite('sidebar: endpoints tree against the emulator', () => {
   });
 
   test('a stopped emulator shows "Cannot reach HOST" with Retry', async () => {
+    await withFullKey(api);
     const host = new URL(emulator.url).host;
     await emulator.close();
     await refreshed(api);

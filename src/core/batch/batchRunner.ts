@@ -134,11 +134,13 @@ export class BatchRunner {
     // Cancel works even when the manifest cannot be written any more (it is what the user does then).
     const ignore = (): undefined => undefined;
     await this.o.manifest.write({ type: 'event', at: this.clock.now(), event: 'cancelled' }).catch(ignore);
-    for (const w of this.work.splice(0)) {
-      if (w.action === 'follow') this.work.push(w);
-      // A failed job not retried stays failed, an unknown one unknown: only what was never sent is skipped.
-      else if (this.rows.get(w.index).phase === 'pending') await this.rows.update(w.index, { phase: 'skipped' }).catch(ignore);
-    }
+    // Every unsent row is marked at once, nothing awaited in between: a slot finding the work empty meanwhile ends
+    // the batch, and rows marked one write at a time read "not sent yet" in a batch already Cancelled (seen under load).
+    const left = this.work.splice(0);
+    this.work.push(...left.filter((w) => w.action === 'follow'));
+    // A failed job not retried stays failed, an unknown one unknown: only what was never sent is skipped.
+    const unsent = left.filter((w) => w.action !== 'follow' && this.rows.get(w.index).phase === 'pending');
+    await Promise.all(unsent.map((w) => this.rows.update(w.index, { phase: 'skipped' }).catch(ignore)));
     const running = this.rowList().filter((r) => r.phase === 'active' && r.jobId);
     await Promise.all(running.map((r) => this.cancelOnService(r.index)));
     this.ensureSlots();

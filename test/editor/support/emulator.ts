@@ -78,15 +78,16 @@ export interface EmulatorJobs {
 }
 
 /**
- * The usual setup of the job suites: the extension activated, an emulator of the suite's own (demo data), and
- * the job runner pointed at it with the demo key, so the suite does not depend on the user's connection.
+ * The usual setup of the job suites: the extension activated, an emulator of the suite's own (demo data, or
+ * `config`: an emulator config, e.g. the demo's with one endpoint changed), and the job runner pointed at it with
+ * the demo key, so the suite does not depend on the user's connection.
  */
-export async function startEmulatorJobs(): Promise<EmulatorJobs> {
+export async function startEmulatorJobs(config?: object): Promise<EmulatorJobs> {
   const ext = await activateExtension();
   const exported = ext.exports as { jobs?: JobRunnerApi } | undefined;
   if (!exported?.jobs) throw new Error('the extension exposes no job runner to tests (it must run in ExtensionMode.Test)');
   const api = exported.jobs;
-  const emulator = await startEmulator(ext.extensionPath);
+  const emulator = config ? await startEmulatorWith(ext.extensionPath, config) : await startEmulator(ext.extensionPath);
   const client = api.createClient({ billingBaseUrl: emulator.url, jobsBaseUrl: emulator.url, apiKey: DEMO_KEY });
   api.useClientSource({ getClient: async () => client, secrets: () => [DEMO_KEY] });
   return { api, emulator, client };
@@ -99,13 +100,14 @@ export async function stopEmulatorJobs(jobs: EmulatorJobs | undefined): Promise<
 }
 
 /**
- * The hooks of a job suite, registered in the calling `suite`: the emulator and the job runner on it for the whole
- * suite (`ready` hears them), every editor closed after each test so the next one starts with none.
+ * The hooks of a job suite, registered in the calling `suite`: the emulator (of `config`, else the demo) and the
+ * job runner on it for the whole suite (`ready` hears them), every editor closed after each test so the next one
+ * starts with none.
  */
-export function emulatorJobsInSuite(ready: (jobs: EmulatorJobs) => void): void {
+export function emulatorJobsInSuite(ready: (jobs: EmulatorJobs) => void, config?: object): void {
   let jobs: EmulatorJobs | undefined;
   suiteSetup(async () => {
-    jobs = await startEmulatorJobs();
+    jobs = await startEmulatorJobs(config);
     ready(jobs);
   });
   suiteTeardown(() => stopEmulatorJobs(jobs));

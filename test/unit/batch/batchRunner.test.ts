@@ -1,11 +1,12 @@
 // A batch against the emulator in this process, over real HTTP: every job sent once and followed to its end,
 // rows written to the manifest, costs (reported and estimated, the estimate checked against the emulator's own
 // billing), Cancel that leaves nothing running, Retry Failed that reruns only the failed, and both guards.
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { inputs, KEY, PRICES, startRig } from './batchHarness';
-import { readManifest } from '../../../src/core/batch/manifestFile';
+import { ManifestWriter, readManifest } from '../../../src/core/batch/manifestFile';
 import { priceFromBilling } from '../../../src/core/cost/jobCost';
 import { billedAmount } from '../../../src/core/cost/billedAmount';
 import { estimateBatchCost } from '../../../src/core/batch/costRange';
@@ -139,6 +140,27 @@ describe('BatchRunner on the emulator', async () => {
       assert.doesNotMatch(row.error ?? '', new RegExp(KEY));
     }
     assert.doesNotMatch(readFileSync(manifestPath, 'utf8'), new RegExp(KEY), 'the key is in no line of the manifest');
+  });
+
+  test('a cancel marks every unsent job skipped before the batch reads Cancelled, however slow the manifest writes', async () => {
+    // Each manifest line takes a while, as on a loaded machine: the rows were marked one write at a time, and the
+    // slot that found the work empty ended the batch in between (the editor test saw fewer skipped than unsent).
+    const manifest = await ManifestWriter.open(join(rig.dir, 'slow-writes-batch.jsonl'));
+    after(() => manifest.close());
+    const write = manifest.write.bind(manifest);
+    manifest.write = async (...line) => {
+      await new Promise((r) => setTimeout(r, 30));
+      return write(...line);
+    };
+    const { runner } = await rig.runner('leaky', inputs(8), { concurrency: 1, guards: { failureStreak: 2 }, manifest });
+    const done = runner.start();
+    while (!runner.paused) await new Promise((r) => setTimeout(r, 20));
+    const phasesWhenCancelled: string[][] = [];
+    runner.life.onChange((s) => void (s.kind === 'cancelled' && phasesWhenCancelled.push(runner.rowList().map((r) => r.phase))));
+    await runner.cancel();
+    await done;
+    assert.equal(phasesWhenCancelled.length, 1, 'the batch was cancelled once');
+    assert.deepEqual(phasesWhenCancelled[0], ['ended', 'ended', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped', 'skipped'], 'when it read Cancelled');
   });
 
   test('N failures in a row pause the batch with their reason; nothing more is sent until it resumes', async () => {
