@@ -57,9 +57,9 @@ export class ManifestWriter {
     return this.chain;
   }
 
-  /** Whether `writeNow` would write: no line asked for by `write` is still being written (the order is kept). */
+  /** No line asked for by `write` is still being written: `writeNow` would not pass one (the order is kept). */
   get idle(): boolean {
-    return this.writing === 0 && !this.closed;
+    return this.writing === 0;
   }
 
   /**
@@ -68,7 +68,8 @@ export class ManifestWriter {
    * One short line: microseconds. Only when `idle` (throws otherwise: the line would pass the ones before it).
    */
   writeNow(line: ManifestLine): void {
-    if (!this.idle) throw new Error(this.closed ? 'The batch manifest is closed.' : 'Earlier lines of the batch manifest are still being written.');
+    if (this.closed) throw new Error('The batch manifest is closed.');
+    if (!this.idle) throw new Error('Earlier lines of the batch manifest are still being written.');
     writeSync(this.handle.fd, `${JSON.stringify(line)}\n`);
   }
 
