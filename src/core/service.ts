@@ -1,7 +1,8 @@
 // The contract of the core client: what the editor layer (tree, panel, commands) calls. Implemented by
 // `createServiceClient` in ./http/client.ts; job waiting lives in ./jobs/. No `vscode` import.
 import type { BillingQueryParams, Job, JobInput, RunResponse } from './schemas';
-import type { OnSending, RetryWait } from './http/request';
+import type { RetryWait } from './http/request';
+import type { OnSending } from './http/connectedFetch';
 import type { BillingTableResult } from './billing/readBillingBody';
 import type { RuntimeCalls } from './runtime/client';
 import type { RequestOptions } from './runtime/schemas';
@@ -16,7 +17,7 @@ export type { RateLimitSnapshot, RateLimitWindowState } from './http/rateLimit';
 /** A job's submission: the input, and the documented options sent with it (webhook, policy, s3Config). */
 export interface SubmitOptions extends CallOptions {
   request?: RequestOptions;
-  /** The submission's last step before its bytes leave (see OnSending in http/request.ts). */
+  /** The submission's last step before its bytes leave (see OnSending in http/connectedFetch.ts). */
   onSending?: OnSending;
 }
 

@@ -13,7 +13,18 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { Readable } from 'node:stream';
-import type { OnSending } from './request';
+
+/**
+ * What a request that writes down that it is leaving does at the last moment (connectedFetch.ts): a batch writes
+ * its `submitting` line, so that a row is `submitting` only while its request can really be on its way
+ * (docs/batches.md "What is safe to resend"). Awaited once the connection is open, before any byte of the request
+ * is written; it resolves to `commit`, which the transport calls in the same synchronous run as its write of the
+ * request's bytes, nothing between the two (not a microtask: other rows' lines and listeners ran there, and a kill
+ * then left lines whose request had not left). `commit` returns false when it cannot write now (it is awaited
+ * again), throws to hold the request back (nothing is sent, the request fails with a NetworkError). Needs a
+ * `body`; a transport made with its own `fetch` (tests) does not call it.
+ */
+export type OnSending = () => Promise<() => boolean>;
 
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 

@@ -19,7 +19,7 @@ import { describeFailure, readText } from './bodyText';
 import { exhaustedWindow, isEmptySnapshot, mergeRateLimits, parseRateLimitHeaders, rateLimitWaitMs, type RateLimitSnapshot } from './rateLimit';
 import { errorFromResponse, requestedWaitMs } from './responseError';
 import { systemClock, type Clock } from './clock';
-import { fetchAfterConnect } from './connectedFetch';
+import { fetchAfterConnect, type OnSending } from './connectedFetch';
 import { scrubSecrets, silentLogger, unescapePrintableAscii, type Logger } from '../log';
 
 export interface RetryPolicy {
@@ -74,20 +74,9 @@ export interface HttpRequest {
   timeoutMs?: number;
   /** Bodies longer than this are not read: the answer fails with BodyTooLargeError (default: no limit). */
   maxBodyBytes?: number;
+  /** A batch's last step before its /run's bytes leave (OnSending, connectedFetch.ts). */
   onSending?: OnSending;
 }
-
-/**
- * What a request that writes down that it is leaving does at the last moment (connectedFetch.ts): a batch writes
- * its `submitting` line, so that a row is `submitting` only while its request can really be on its way
- * (docs/batches.md "What is safe to resend"). Awaited once the connection is open, before any byte of the request
- * is written; it resolves to `commit`, which the transport calls in the same synchronous run as its write of the
- * request's bytes, nothing between the two (not a microtask: other rows' lines and listeners ran there, and a kill
- * then left lines whose request had not left). `commit` returns false when it cannot write now (it is awaited
- * again), throws to hold the request back (nothing is sent, the request fails with a NetworkError). Needs a
- * `body`; a transport made with its own `fetch` (tests) does not call it.
- */
-export type OnSending = () => Promise<() => boolean>;
 
 export type { BodyParser } from './parseBody';
 
