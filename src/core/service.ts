@@ -2,6 +2,7 @@
 // `createServiceClient` in ./http/client.ts; job waiting lives in ./jobs/. No `vscode` import.
 import type { BillingQueryParams, Job, JobInput, RunResponse } from './schemas';
 import type { RetryWait } from './http/request';
+import type { OnSending } from './http/connectedFetch';
 import type { BillingTableResult } from './billing/readBillingBody';
 import type { RuntimeCalls } from './runtime/client';
 import type { RequestOptions } from './runtime/schemas';
@@ -16,8 +17,8 @@ export type { RateLimitSnapshot, RateLimitWindowState } from './http/rateLimit';
 /** A job's submission: the input, and the documented options sent with it (webhook, policy, s3Config). */
 export interface SubmitOptions extends CallOptions {
   request?: RequestOptions;
-  /** Awaited once the connection is open, before any byte of the submission leaves (see HttpRequest.onSending). */
-  onSending?: () => Promise<void>;
+  /** The submission's last step before its bytes leave (see OnSending in http/connectedFetch.ts). */
+  onSending?: OnSending;
 }
 
 /** SPEC 4's routes, plus the platform's job-control routes and its endpoint list (feature-detected by callers). */

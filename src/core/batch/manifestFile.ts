@@ -1,8 +1,9 @@
 // Writing and reading a batch manifest (the lines of manifestFormat.ts). The writer appends one line at a time
-// through one open file, in order; `write` resolves once the line is handed to the OS, which is what the
-// scheduler waits for before sending a /run (a process that dies then leaves the line; an OS crash may not,
-// which is accepted: see docs/batches.md). The reader rebuilds the batch from the file: the last line of each
-// job wins; a torn last line (a crash mid-write) is dropped and said so; any other unreadable line is reported.
+// through one open file, in order; `write` resolves once the line is handed to the OS; `writeNow` hands it over
+// before it returns, for the line written in one synchronous step with a /run's bytes (a process that dies after
+// it leaves the line; an OS crash may not, which is accepted: see docs/batches.md). The reader rebuilds the batch
+// from the file: the last line of each job wins; a torn last line (a crash mid-write) is dropped and said so; any
+// other unreadable line is reported.
 import { writeSync } from 'node:fs';
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import { parseJsonLine } from './jsonLine';
@@ -10,6 +11,8 @@ import { ManifestLine, type BatchEventLine, type JobRow, type ManifestHeader, ty
 
 export class ManifestWriter {
   private chain: Promise<void> = Promise.resolve();
+  /** Lines asked for by `write` and not yet written (or failed). */
+  private writing = 0;
   private closed = false;
 
   private constructor(private readonly handle: FileHandle, readonly path: string) {}
@@ -35,22 +38,39 @@ export class ManifestWriter {
     return new ManifestWriter(handle, path);
   }
 
-  /**
-   * Appends one line; lines are written in the order of the calls. `now`: written synchronously once the lines
-   * before it are, so that nothing but microtasks runs between the line reaching the OS and the caller's next
-   * step: a `submitting` line and its request's first bytes (docs/batches.md "What is safe to resend"; an async
-   * write's completion waits for a busy event loop, tens of ms while a window starts, and a kill then left a
-   * line whose request had not left). One short line: microseconds.
-   */
-  write(line: ManifestLine, options: { now?: boolean } = {}): Promise<void> {
+  /** Appends one line; lines are written in the order of the calls. */
+  write(line: ManifestLine): Promise<void> {
     if (this.closed) return Promise.reject(new Error('The batch manifest is closed.'));
     const text = `${JSON.stringify(line)}\n`;
-    const next = options.now
-      ? this.chain.then(() => void writeSync(this.handle.fd, text))
-      : this.chain.then(() => this.handle.appendFile(text, 'utf8'));
+    this.writing++;
+    const next = this.chain.then(() => this.handle.appendFile(text, 'utf8'));
     // One failed write must not stop the ones after it from being tried (and failing loudly themselves).
-    this.chain = next.catch(() => undefined);
+    this.chain = next.then(
+      () => void this.writing--,
+      () => void this.writing--,
+    );
     return next;
+  }
+
+  /** Resolves once every line asked for so far is written (or failed): `writeNow` may then write. */
+  settled(): Promise<void> {
+    return this.chain;
+  }
+
+  /** No line asked for by `write` is still being written: `writeNow` would not pass one (the order is kept). */
+  get idle(): boolean {
+    return this.writing === 0;
+  }
+
+  /**
+   * Appends one line synchronously: it is handed to the OS before this returns, so the caller's next statement (a
+   * /run's bytes written to its socket) follows with nothing in between (docs/batches.md "What is safe to resend").
+   * One short line: microseconds. Only when `idle` (throws otherwise: the line would pass the ones before it).
+   */
+  writeNow(line: ManifestLine): void {
+    if (this.closed) throw new Error('The batch manifest is closed.');
+    if (!this.idle) throw new Error('Earlier lines of the batch manifest are still being written.');
+    writeSync(this.handle.fd, `${JSON.stringify(line)}\n`);
   }
 
   async close(): Promise<void> {

@@ -32,10 +32,12 @@ export async function submitRow(c: SubmissionContext, index: number): Promise<Jo
   const item = o.items[index]!;
   const row = rows.get(index);
   const previous = row.jobId ? [...(row.previousJobIds ?? []), row.jobId] : row.previousJobIds;
-  // `submitting` is written at the last moment before the request's first byte leaves (sendingLine.ts): a crash
-  // after it leaves `submitting`, which a resume turns into `unknown` rather than send it twice.
+  // `submitting` is written in one step with the request's first bytes (sendingLine.ts): a crash after it leaves
+  // `submitting`, which a resume turns into `unknown` rather than send it twice.
   const line = new SendingLine(
-    () => rows.update(index, { phase: 'submitting', digest: item.digest, previousJobIds: previous, jobId: undefined, status: undefined, error: undefined, endedAt: undefined, outputs: undefined, ...newAttempt(rows.get(index)) }, { now: true }),
+    rows,
+    index,
+    () => ({ phase: 'submitting', digest: item.digest, previousJobIds: previous, jobId: undefined, status: undefined, error: undefined, endedAt: undefined, outputs: undefined, ...newAttempt(rows.get(index)) }),
     () => c.closed() || gate.paused !== undefined,
   );
   const submittedAt = clock.now();

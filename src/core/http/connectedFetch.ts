@@ -1,8 +1,9 @@
 // A fetch for a request that must write something down at the last moment before it leaves
 // (HttpRequest.onSending): node's http/https client, which tells when the connection is open (the socket's
 // `connect`, or `secureConnect` for TLS; at once for a kept-alive socket), and sends nothing of the request before
-// its first write: `before` runs then, and only then are the headers and the body written, in one go. A
-// connection that fails never calls it.
+// its first write: `before` is awaited then, and its `commit` and the write of the headers and the body (in one
+// go) run in one synchronous step, so that no other code (another row's line, a listener) runs between what was
+// written down and the bytes leaving. A connection that fails never calls it.
 //
 // The global fetch cannot say when its connection is open. A streamed body that waits for `before` was tried
 // first: fetch (undici) reads a streamed body ahead, one chunk per layer that wraps it (its clone of the request,
@@ -13,6 +14,18 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { Readable } from 'node:stream';
 
+/**
+ * What a request that writes down that it is leaving does at the last moment (connectedFetch.ts): a batch writes
+ * its `submitting` line, so that a row is `submitting` only while its request can really be on its way
+ * (docs/batches.md "What is safe to resend"). Awaited once the connection is open, before any byte of the request
+ * is written; it resolves to `commit`, which the transport calls in the same synchronous run as its write of the
+ * request's bytes, nothing between the two (not a microtask: other rows' lines and listeners ran there, and a kill
+ * then left lines whose request had not left). `commit` returns false when it cannot write now (it is awaited
+ * again), throws to hold the request back (nothing is sent, the request fails with a NetworkError). Needs a
+ * `body`; a transport made with its own `fetch` (tests) does not call it.
+ */
+export type OnSending = () => Promise<() => boolean>;
+
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 export interface ConnectedRequest {
@@ -22,8 +35,8 @@ export interface ConnectedRequest {
   signal: AbortSignal;
 }
 
-/** Sends `init` to `url`, calling `before` once the connection is open and before any byte of it is written. */
-export function fetchAfterConnect(url: URL, init: ConnectedRequest, before: () => Promise<void>): Promise<Response> {
+/** Sends `init` to `url`, calling `before` once the connection is open and its commit just before its bytes are written. */
+export function fetchAfterConnect(url: URL, init: ConnectedRequest, before: OnSending): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     const bytes = Buffer.from(init.body, 'utf8');
     const client = url.protocol === 'https:' ? https : http;
@@ -41,11 +54,21 @@ export function fetchAfterConnect(url: URL, init: ConnectedRequest, before: () =
       resolve(new Response(body, { status, statusText: res.statusMessage ?? '', headers }));
     });
     req.once('socket', (socket) => {
-      const send = (): void => {
-        before().then(() => req.end(bytes), (e: unknown) => req.destroy(e instanceof Error ? e : new Error(String(e))));
+      const send = async (): Promise<void> => {
+        for (;;) {
+          const commit = await before();
+          // Closed while `before` waited (a timeout, the server hung up): nothing is written down, nothing sent.
+          if (socket.destroyed || !socket.writable) throw new Error('The connection closed before the request was sent.');
+          if (commit()) break;
+        }
+        // The same synchronous step as `commit`: the headers and the body are written to the connected socket here.
+        req.end(bytes);
       };
-      if (!socket.connecting) send();
-      else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', send);
+      const start = (): void => {
+        send().catch((e: unknown) => req.destroy(e instanceof Error ? e : new Error(String(e))));
+      };
+      if (!socket.connecting) start();
+      else socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', start);
     });
   });
 }

@@ -19,7 +19,7 @@ import { describeFailure, readText } from './bodyText';
 import { exhaustedWindow, isEmptySnapshot, mergeRateLimits, parseRateLimitHeaders, rateLimitWaitMs, type RateLimitSnapshot } from './rateLimit';
 import { errorFromResponse, requestedWaitMs } from './responseError';
 import { systemClock, type Clock } from './clock';
-import { fetchAfterConnect } from './connectedFetch';
+import { fetchAfterConnect, type OnSending } from './connectedFetch';
 import { scrubSecrets, silentLogger, unescapePrintableAscii, type Logger } from '../log';
 
 export interface RetryPolicy {
@@ -74,13 +74,8 @@ export interface HttpRequest {
   timeoutMs?: number;
   /** Bodies longer than this are not read: the answer fails with BodyTooLargeError (default: no limit). */
   maxBodyBytes?: number;
-  /**
-   * Awaited once the connection is open, before any byte of the request is written to it (connectedFetch.ts).
-   * A batch writes its `submitting` line here, so that a row is `submitting` only while its request can really
-   * be on its way (docs/batches.md "What is safe to resend"). When it throws, nothing is sent and the request
-   * fails (a NetworkError). Needs a `body`; a transport made with its own `fetch` (tests) does not call it.
-   */
-  onSending?: () => Promise<void>;
+  /** A batch's last step before its /run's bytes leave (OnSending, connectedFetch.ts). */
+  onSending?: OnSending;
 }
 
 export type { BodyParser } from './parseBody';

@@ -4,6 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
+import * as net from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { batchConfig, inputs, KEY, refusingService, startRig } from './batchHarness';
@@ -55,6 +56,51 @@ describe('a row is submitting only while its request can be on its way', async (
     } finally {
       proxy.closeAllConnections();
       proxy.close();
+    }
+  });
+
+  // A kill lands anywhere: were any code (another row's line, a listener, a microtask) to run between a row's line
+  // reaching the file and its /run's bytes reaching the socket, a kill there would leave the row `submitting` with
+  // nothing sent, and the resume would call it `unknown` and never send it (resume-kill.mjs --resume-kills met it:
+  // rows 36 and 37 lost; the lines of 4 rows were written in one burst, each request written ~3-7 ms later).
+  // Every socket write of a /run and every row event looks at the file: no row may be written submitting whose
+  // bytes have not left, except the one whose bytes are being written.
+  test('a row\'s submitting line and its /run\'s bytes are written in one synchronous step: nothing runs between', async () => {
+    let manifestPath = '';
+    const written = new Set<number>(); // rows whose /run bytes were handed to their socket
+    const violations: string[] = [];
+    const lineWithoutBytes = (except?: number): number[] => manifestPath
+      ? [...readManifestText(readFileSync(manifestPath, 'utf8')).rows.values()].filter((r) => r.phase === 'submitting' && !written.has(r.index) && r.index !== except).map((r) => r.index)
+      : [];
+    const original = net.Socket.prototype.write;
+    // Observed, not replaced: every write goes on to the real socket.
+    net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<net.Socket['write']>) {
+      const chunk = args[0];
+      const m = /^\{"input":\{"i":(\d+)/.exec(typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('latin1') : '');
+      if (m) {
+        const i = Number(m[1]);
+        const others = lineWithoutBytes(i);
+        if (others.length) violations.push(`row ${i}'s /run was written while row(s) ${others.join(', ')} were on file as submitting with nothing sent`);
+        written.add(i);
+      }
+      return original.apply(this, args);
+    } as typeof original;
+    try {
+      const { runner, manifestPath: p } = await rig.runner('img', inputs(12, (i) => ({ i })), {
+        concurrency: 6,
+        onEvent: (e) => {
+          if (e.kind !== 'row') return;
+          const early = lineWithoutBytes();
+          if (early.length) violations.push(`a row event (row ${e.row.index} ${e.row.phase}) ran while row(s) ${early.join(', ')} were on file as submitting with nothing sent`);
+        },
+      });
+      manifestPath = p;
+      await runner.start();
+      assert.equal(written.size, 12, 'every /run was seen leaving');
+      assert.deepEqual(violations, []);
+      assert.deepEqual(runner.rowList().map((r) => r.status), Array(12).fill('COMPLETED'));
+    } finally {
+      net.Socket.prototype.write = original;
     }
   });
 
