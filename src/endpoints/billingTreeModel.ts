@@ -5,7 +5,7 @@
 import { publicModel, type PublicModel } from '../core/serverless/publicModels';
 import { AMOUNTS_PER_ROW, type BillingTable, type TableAmounts } from '../core/billing/billingTable';
 import type { BucketSize } from '../core/schemas';
-import { formatUsdGroup } from '../core/billing/usd';
+import { bucketLines } from './bucketLines';
 
 export interface AddedEndpoint {
   id: string;
@@ -33,6 +33,8 @@ export interface BucketNode {
   readonly endMs: number;
   readonly bucketSize: BucketSize;
   readonly amounts: Breakdown;
+  /** Its money in one line, the tree item's description (bucketLines.ts). */
+  readonly line: string;
 }
 
 export interface EndpointNode {
@@ -108,6 +110,7 @@ class TableBucketNode implements BucketNode, Breakdown {
     readonly cpu: number,
     readonly disk: number,
     readonly fee: number,
+    readonly line: string,
   ) {}
 
   get amounts(): Breakdown {
@@ -119,9 +122,12 @@ function bucketNodes(parent: EndpointNode, t: BillingTable, row: number): Bucket
   const made: BucketNode[] = [];
   const bucketSize = t.query.bucketSize;
   const a = t.bucketAmounts;
-  for (let i = t.bucketOffsets[row]!, end = t.bucketOffsets[row + 1]!; i < end; i++) {
+  const from = t.bucketOffsets[row]!;
+  // Made only when the endpoint is expanded, and then the tree asks every bucket's item for its line.
+  const lines = bucketLines(a, from, t.bucketOffsets[row + 1]!);
+  for (let i = from, end = t.bucketOffsets[row + 1]!; i < end; i++) {
     const at = i * AMOUNTS_PER_ROW;
-    made.push(new TableBucketNode(parent, bucketSize, t.bucketStartMs[i]!, t.bucketEndMs[i]!, a[at]!, a[at + 1]!, a[at + 2]!, a[at + 3]!, a[at + 4]!));
+    made.push(new TableBucketNode(parent, bucketSize, t.bucketStartMs[i]!, t.bucketEndMs[i]!, a[at]!, a[at + 1]!, a[at + 2]!, a[at + 3]!, a[at + 4]!, lines[i - from]!));
   }
   return made;
 }
@@ -166,16 +172,6 @@ export function buildBillingTree(
   for (const a of added) if (!shown.has(a.id)) endpoints.push(make(a.id, zero(), -1));
   const q = table.query;
   return { endpoints, window: { startTime: q.startTime, endTime: q.endTime, bucketSize: q.bucketSize }, totals: toBreakdown(table.totals) };
-}
-
-/**
- * A total and its split in one precision, the parts adding up to the total shown (src/core/billing/usd.ts):
- * { total: "$1.85", parts: "GPU $1.50 + CPU $0.10 + disk $0.05 + fee $0.20" }.
- */
-export function formatBreakdown(b: Breakdown): { total: string; parts: string } {
-  const g = formatUsdGroup(b.total, [b.gpu, b.cpu, b.disk, b.fee]);
-  const [gpu, cpu, disk, fee] = g.parts;
-  return { total: g.total, parts: `GPU ${gpu} + CPU ${cpu} + disk ${disk} + fee ${fee}` };
 }
 
 /** A bucket's label by its size: "2026-06-15 13:00", "2026-06-15", "Week of 2026-06-15", "2026-06", "2026". */

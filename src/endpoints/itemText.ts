@@ -1,8 +1,9 @@
 // The words of each tree item (label, description, tooltip), separate from the vscode TreeItem classes so
 // the bench measures them in plain Node and the items stay one-liners. No `vscode` import.
 import { BUCKET_ADJECTIVE, describeRange } from './billingWindow';
-import { bucketLabel, formatBreakdown, type BillingTreeModel, type BucketNode, type EndpointNode } from './billingTreeModel';
+import { bucketLabel, type BillingTreeModel, type BucketNode, type EndpointNode } from './billingTreeModel';
 import { formatUsd } from '../core/billing/usd';
+import { formatBreakdown } from './bucketLines';
 import { isoFromMs } from '../core/billing/billingTable';
 import { healthSummary, healthTooltip, type HealthLook } from './healthText';
 
@@ -49,11 +50,7 @@ export function endpointTooltip(node: EndpointNode, window: BillingTreeModel['wi
 }
 
 export function bucketText(node: BucketNode): ItemText {
-  const a = node.amounts;
-  // The service emits every bucket of the window for each endpoint: an idle one reads "$0.00", not five zeros.
-  if (a.total === 0 && a.gpu === 0 && a.cpu === 0 && a.disk === 0 && a.fee === 0) return { label: bucketLabel(node.startMs, node.bucketSize), description: formatUsd(0) };
-  const money = formatBreakdown(node.amounts);
-  return { label: bucketLabel(node.startMs, node.bucketSize), description: `${money.total} · ${money.parts}` };
+  return { label: bucketLabel(node.startMs, node.bucketSize), description: node.line };
 }
 
 export function bucketTooltip(node: BucketNode): string {

@@ -28,6 +28,17 @@ export interface WorkerBillingReader extends BillingReader {
 }
 
 const IDLE_MS = 60_000;
+/**
+ * The worker's young generation, in MB (a worker's default here is 48). A read's parsed body is all alive until
+ * its table is built, so with the default it outgrows the young generation in the middle of the parse: it is
+ * copied into the old generation, and collected there by a mark-compact in the middle of some later read. With
+ * more room it dies young, in the collection after the read. Measured here, 40 reads in a row of a year of days
+ * (median): 50 endpoints (3.5 MB of JSON) 26 -> 23 ms, 100 endpoints 62 -> 46 ms, 200 endpoints 111 -> 88 ms;
+ * the worker's own collections in 100 reads of the first fell from 9.7 to 1.7 ms per read
+ * (tree.refreshToItems, issue 30). The space is only taken as the worker uses it, and the worker ends after a
+ * minute with no read.
+ */
+const YOUNG_GENERATION_MB = 128;
 const BATCH_BYTES = 1 << 20;
 
 export interface WorkerBillingReaderOptions {
@@ -85,7 +96,7 @@ export function createWorkerBillingReader(workerFile: string, options: WorkerBil
 
   function started(): Worker {
     if (worker) return worker;
-    const w = new Worker(workerFile);
+    const w = new Worker(workerFile, { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
     w.on('message', onReply);
     w.on('error', (e) => {
       if (worker === w) worker = undefined;

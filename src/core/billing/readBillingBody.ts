@@ -20,6 +20,8 @@ export interface BillingBodyMeta {
   contentType: string | null;
   /** Removed from the text before it is parsed. */
   secrets: string[];
+  /** The body's length when known before it arrives (request.ts BytesBodyReader). */
+  sizeHint?: number;
 }
 
 /** Throws SchemaError (from parseBody) for a body that is not JSON or not a billing response. */

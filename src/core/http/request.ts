@@ -88,7 +88,11 @@ export type { BodyParser } from './parseBody';
  */
 export interface BytesBodyReader<T> {
   /** `secrets` must be removed from the body (as `scrubSecrets(unescapePrintableAscii(text))` does) before it is parsed. */
-  open(meta: { status: number; contentType: string | null; secrets: string[] }): BodySink<T>;
+  /**
+   * `sizeHint` is the body's content-length when it arrives unencoded (fetch decodes a gzip body, so the header
+   * then says nothing of what is written): a hint to hold the body in one buffer of that size, never a promise.
+   */
+  open(meta: { status: number; contentType: string | null; secrets: string[]; sizeHint?: number }): BodySink<T>;
 }
 
 export interface BodySink<T> {
@@ -238,7 +242,9 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         // A 2xx body bound for a BytesBodyReader stays bytes and goes to the reader as it arrives: decoding,
         // scrubbing and parsing it are the reader's, off this thread. It is handed the key to scrub.
         if (bytesReader && response.status >= 200 && response.status < 300) {
-          const sink = bytesReader.open({ status: response.status, contentType: response.headers.get('content-type'), secrets: options.apiKey ? [options.apiKey] : [] });
+          const length = Number(response.headers.get('content-length') ?? NaN);
+          const sizeHint = !response.headers.has('content-encoding') && Number.isSafeInteger(length) && length > 0 ? length : undefined;
+          const sink = bytesReader.open({ status: response.status, contentType: response.headers.get('content-type'), secrets: options.apiKey ? [options.apiKey] : [], ...(sizeHint !== undefined ? { sizeHint } : {}) });
           try {
             const chunks = response.body?.getReader();
             for (let next = await chunks?.read(); next && !next.done; next = await chunks!.read()) sink.write(next.value);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { createServiceClient } from '../../../src/core/http/client';
 import { CancelledError, SchemaError } from '../../../src/core/http/errors';
 import { createWorkerBillingReader, type BillingReader } from '../../../src/core/billing/billingReader';
@@ -31,8 +32,8 @@ function clientWith(url: string, billingReader: BillingReader) {
 }
 
 /** Writes `bytes` to a new body of `reader` in pieces of `size` bytes, and finishes it. */
-function readInPieces(reader: BillingReader, bytes: Uint8Array, size: number) {
-  const sink = reader.open({ status: 200, contentType: 'application/json', secrets: [] });
+function readInPieces(reader: BillingReader, bytes: Uint8Array, size: number, sizeHint?: number) {
+  const sink = reader.open({ status: 200, contentType: 'application/json', secrets: [], ...(sizeHint !== undefined ? { sizeHint } : {}) });
   for (let i = 0; i < bytes.length; i += size) sink.write(bytes.subarray(i, i + size));
   return sink.finish();
 }
@@ -115,6 +116,36 @@ describe('billing reader', () => {
     } finally {
       worker.dispose();
     }
+  });
+
+  test('a body whose length was said reads the same when the length was right, too short or too long', async () => {
+    const worker = createWorkerBillingReader(WORKER_FILE, { batchBytes: 64 });
+    try {
+      const response = aBillingResponse().withEndpoints(['caf\u00e9', 'plain']).daily(5).build();
+      const bytes = new TextEncoder().encode(JSON.stringify(response));
+      for (const hint of [bytes.length, bytes.length - 100, 1, bytes.length + 1000]) {
+        const result = await readInPieces(worker, bytes, 50, hint);
+        assert.deepEqual(plain(result.table), plain(buildBillingTable(response)), `said ${hint} of ${bytes.length} bytes`);
+      }
+    } finally {
+      worker.dispose();
+    }
+  });
+
+  test('the client tells the reader the length of an unencoded body, and no length for a gzip one', async () => {
+    const seen: Array<number | undefined> = [];
+    const spy: BillingReader = { open: (meta) => { seen.push(meta.sizeHint); return inlineBillingReader.open(meta); } };
+    const response = aBillingResponse().withEndpoints(['a']).daily(2).build();
+    const body = JSON.stringify(response);
+    const zipped = gzipSync(body);
+    const server = await serve([
+      { raw: (res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body); } },
+      { raw: (res) => { res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': zipped.length }).end(zipped); } },
+    ]);
+    const client = clientWith(server.url, spy);
+    await client.listBillingTable({ lastN: 2, bucketSize: 'day' });
+    await client.listBillingTable({ lastN: 2, bucketSize: 'day' });
+    assert.deepEqual(seen, [Buffer.byteLength(body), undefined]);
   });
 
   test('a refresh cancelled while its body arrives drops that body in the worker, which then reads the next', async () => {
