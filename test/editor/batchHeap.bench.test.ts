@@ -78,8 +78,12 @@ suite('batch host heap @bench', () => {
       figures[`gcPauseMaxMs${n}`] = seen.gcPauseMaxMs;
       figures[`gcTotalMs${n}`] = seen.gcTotalMs;
       figures[`heapUsedAtGcMaxBytes${n}`] = seen.heapUsedAtGcMaxBytes;
+      figures[`gcMaxThreadRunMs${n}`] = seen.gcMaxThreadRunMs;
+      figures[`gcMaxThreadRunQueueMs${n}`] = seen.gcMaxThreadRunQueueMs;
+      figures[`gcMaxSpanMs${n}`] = seen.gcMaxSpanMs;
+      figures[`threadRunQueueTotalMs${n}`] = seen.threadRunQueueTotalMs;
       figures[`tookMs${n}`] = tookMs;
-      console.log(`batch of ${n}: ${(tookMs / 1000).toFixed(1)} s, heap ${(before / 1e6).toFixed(1)} -> ${(after / 1e6).toFixed(1)} MB, event-loop delay max ${seen.eventLoopDelayMaxMs.toFixed(0)} ms, longest gc ${seen.gcPauseMaxMs.toFixed(1)} ms (${seen.gcPauseMaxKind})`);
+      console.log(`batch of ${n}: ${(tookMs / 1000).toFixed(1)} s, heap ${(before / 1e6).toFixed(1)} -> ${(after / 1e6).toFixed(1)} MB, event-loop delay max ${seen.eventLoopDelayMaxMs.toFixed(0)} ms, longest gc ${seen.gcPauseMaxMs.toFixed(1)} ms (${seen.gcPauseMaxKind}; over ${seen.gcMaxSpanMs.toFixed(0)} ms around it the host's thread ran ${seen.gcMaxThreadRunMs.toFixed(1)} ms and waited for a core ${seen.gcMaxThreadRunQueueMs.toFixed(1)} ms); waited for a core ${seen.threadRunQueueTotalMs.toFixed(0)} ms in all`);
     }
     figures.ratio = figures.growth10000! / Math.max(1, figures.growth1000!);
     writeBenchFigures(outPath, figures);

@@ -21,6 +21,28 @@ export interface HostStalls {
   gcTotalMs: number;
   /** The heap at the end of the longest collection's stretch (process.memoryUsage when it was reported). */
   heapUsedAtGcMaxBytes: number;
+  /**
+   * Where the host's main thread was during the longest collection, from the kernel's account of it
+   * (/proc/thread-self/schedstat, read every 5 ms and when a collection is reported; Linux only, else NaN): on a
+   * core, running (the collection's own work on this thread), or ready to run and waiting for a core (the machine
+   * had none to give). The rest of the stretch it slept, waiting on V8's helper threads that share the
+   * collection's work. `gcMaxSpanMs` is the stretch these were read over: the collection and a little around it.
+   */
+  gcMaxThreadRunMs: number;
+  gcMaxThreadRunQueueMs: number;
+  gcMaxSpanMs: number;
+  /** The main thread's time waiting for a core over the whole stretch watched. */
+  threadRunQueueTotalMs: number;
+}
+
+/** The calling thread's time on a core and waiting for one, in ns (Linux's schedstat); undefined elsewhere. */
+function threadSchedule(): { run: number; queued: number; at: number } | undefined {
+  try {
+    const [run, queued] = fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
+    return { run: run!, queued: queued!, at: performance.now() };
+  } catch {
+    return undefined;
+  }
 }
 
 const GC_KINDS: Record<number, string> = {
@@ -39,7 +61,14 @@ export function watchHostStalls(name: string): { stop(): Promise<HostStalls> } {
   let gcCount = 0;
   let gcTotal = 0;
   let heapAtMax = 0;
+  const first = threadSchedule();
+  let last = first;
+  let atMax = { run: NaN, queued: NaN, span: NaN };
+  const sampler = setInterval(() => {
+    last = threadSchedule();
+  }, 5);
   const observer = new PerformanceObserver((list) => {
+    const now = threadSchedule();
     for (const entry of list.getEntries() as Array<PerformanceEntry & { detail?: { kind?: number } }>) {
       gcCount++;
       gcTotal += entry.duration;
@@ -47,8 +76,10 @@ export function watchHostStalls(name: string): { stop(): Promise<HostStalls> } {
         gcMax = entry.duration;
         gcKind = GC_KINDS[entry.detail?.kind ?? -1] ?? String(entry.detail?.kind);
         heapAtMax = process.memoryUsage().heapUsed;
+        if (now && last) atMax = { run: (now.run - last.run) / 1e6, queued: (now.queued - last.queued) / 1e6, span: now.at - last.at };
       }
     }
+    last = now;
   });
   observer.observe({ entryTypes: ['gc'] });
   const profiler = startProfiles(name);
@@ -56,6 +87,8 @@ export function watchHostStalls(name: string): { stop(): Promise<HostStalls> } {
     async stop() {
       loop.disable();
       observer.disconnect();
+      clearInterval(sampler);
+      const end = threadSchedule();
       await profiler?.stop();
       return {
         eventLoopDelayMaxMs: loop.max / 1e6,
@@ -65,6 +98,10 @@ export function watchHostStalls(name: string): { stop(): Promise<HostStalls> } {
         gcCount,
         gcTotalMs: gcTotal,
         heapUsedAtGcMaxBytes: heapAtMax,
+        gcMaxThreadRunMs: atMax.run,
+        gcMaxThreadRunQueueMs: atMax.queued,
+        gcMaxSpanMs: atMax.span,
+        threadRunQueueTotalMs: first && end ? (end.queued - first.queued) / 1e6 : NaN,
       };
     },
   };
