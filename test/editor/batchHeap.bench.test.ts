@@ -64,10 +64,12 @@ suite('batch host heap @bench', () => {
       const before = await settledHeap();
       const stalls = watchHostStalls(`batch${n}`);
       const started = performance.now();
+      const cpuBefore = process.cpuUsage();
       const session = await api.batches.manager.start({ kind: 'jsonl', path: file }, vscode.Uri.file(file), { endpointId: 'echo', confirmed: true, concurrency: 64, guards: {} });
       if (!session) throw new Error('the batch did not start');
       await eventually(() => (session.finished && !session.running) || undefined, `the ${n}-job batch to end`, 1_100_000);
       const tookMs = performance.now() - started;
+      const cpu = process.cpuUsage(cpuBefore);
       const seen = await stalls.stop();
       const after = await settledHeap();
       figures[`growth${n}`] = after - before;
@@ -83,7 +85,9 @@ suite('batch host heap @bench', () => {
       figures[`gcMaxSpanMs${n}`] = seen.gcMaxSpanMs;
       figures[`threadRunQueueTotalMs${n}`] = seen.threadRunQueueTotalMs;
       figures[`tookMs${n}`] = tookMs;
-      console.log(`batch of ${n}: ${(tookMs / 1000).toFixed(1)} s, heap ${(before / 1e6).toFixed(1)} -> ${(after / 1e6).toFixed(1)} MB, event-loop delay max ${seen.eventLoopDelayMaxMs.toFixed(0)} ms, longest gc ${seen.gcPauseMaxMs.toFixed(1)} ms (${seen.gcPauseMaxKind}; over ${seen.gcMaxSpanMs.toFixed(0)} ms around it the host's thread ran ${seen.gcMaxThreadRunMs.toFixed(1)} ms and waited for a core ${seen.gcMaxThreadRunQueueMs.toFixed(1)} ms); waited for a core ${seen.threadRunQueueTotalMs.toFixed(0)} ms in all`);
+      // The host process's CPU (all its threads) while the batch ran: what the batch cost the shared host.
+      figures[`hostCpuMs${n}`] = (cpu.user + cpu.system) / 1000;
+      console.log(`batch of ${n}: ${(tookMs / 1000).toFixed(1)} s, host CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, heap ${(before / 1e6).toFixed(1)} -> ${(after / 1e6).toFixed(1)} MB, event-loop delay max ${seen.eventLoopDelayMaxMs.toFixed(0)} ms, longest gc ${seen.gcPauseMaxMs.toFixed(1)} ms (${seen.gcPauseMaxKind}; over ${seen.gcMaxSpanMs.toFixed(0)} ms around it the host's thread ran ${seen.gcMaxThreadRunMs.toFixed(1)} ms and waited for a core ${seen.gcMaxThreadRunQueueMs.toFixed(1)} ms); waited for a core ${seen.threadRunQueueTotalMs.toFixed(0)} ms in all`);
     }
     figures.ratio = figures.growth10000! / Math.max(1, figures.growth1000!);
     writeBenchFigures(outPath, figures);
