@@ -20,6 +20,7 @@ import { planBatch, rangeText, type BatchPlanFacts } from './batchPlanning';
 import { formatUsd } from '../core/billing/usd';
 import { BatchProblems } from './batchProblems';
 import { BatchSession } from './batchSession';
+import { batchTitle } from './batchTitle';
 import { BatchUi } from './batchUi';
 
 export interface BatchManagerDeps {
@@ -129,7 +130,7 @@ export class BatchManager implements vscode.Disposable {
     const facts = await this.facts(client, header.endpointId, items.length, options);
     const notes = changed.length ? [`${changed.length} unsent inputs changed since the batch began; they are sent as they are now.`] : [];
     if (!(options.confirmed ?? (await this.confirm(`Resume the batch of ${header.jobs} jobs on ${header.endpointId}`, facts, notes, false)))) return undefined;
-    const title = header.source.kind === 'files' ? `${header.source.paths.length} files` : vscode.workspace.asRelativePath(header.source.path);
+    const title = batchTitle(header);
     // Its read-only panel (shown, or restored after the reload) gives way to the resumed batch's own.
     const past = this.past.get(manifestPath);
     if (past) this.ui.panelOf(past)?.panel.dispose();
@@ -160,7 +161,7 @@ export class BatchManager implements vscode.Disposable {
       restored?.dispose();
       return undefined;
     }
-    const title = !header.source ? header.batchId : header.source.kind === 'files' ? `${header.source.paths.length} files` : vscode.workspace.asRelativePath(header.source.path);
+    const title = batchTitle(header);
     const ended = state.events.some((e) => e.event === 'finished') ? (state.events.some((e) => e.event === 'cancelled') ? 'cancelled' : 'finished') : 'unfinished';
     const manifest = await ManifestWriter.open(manifestPath);
     const session = new BatchSession({

@@ -1,0 +1,45 @@
+// A sweep batch left unfinished by a reload, its Batch panel restored in Grid mode (the serializer's path), then
+// resumed from the offer: found walking the grid by hand, the restored batch was titled "1 files" and the resume
+// replaced the panel by a new one on its rows, the grid's axes and size lost.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { loadBatchInputs, MANIFEST_FILE, MANIFEST_VERSION } from '../../src/core/batch';
+import { workspaceFolder } from './support/extension';
+import { useBatchRig, writeWorkspaceFile as write } from './support/batchRig';
+
+suite('batch grid resume', () => {
+  const rig = useBatchRig('k-grid-resume', [{ id: 'gquick', kind: 'image', queueMs: 20, executionMs: 100, workersMin: 2, workersMax: 2 }]);
+
+  setup(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+
+  /** What a reload leaves of a 2 x 2 sweep run from its file: the manifest, every job not sent yet. */
+  async function unfinishedSweep(name: string): Promise<{ file: string; manifest: string }> {
+    const file = write(`${name}.input.json`, { input: { prompt: 'a lighthouse', width: 48, height: 48, seed: 0 }, sweep: { seed: [1, 2], width: [48, 64] } });
+    const source = { kind: 'files' as const, paths: [file] };
+    const plan = await loadBatchInputs(source);
+    assert.equal(plan.items.length, 4);
+    const dir = path.join(workspaceFolder().uri.fsPath, '.serverless-outputs', 'batches', name);
+    fs.mkdirSync(dir, { recursive: true });
+    const at = Date.now();
+    const lines = [
+      { type: 'batch', version: MANIFEST_VERSION, batchId: name, endpointId: 'gquick', service: rig.client.settings.jobsBaseUrl, createdAt: new Date(at).toISOString(), jobs: 4, source },
+      ...plan.items.map((i) => ({ type: 'job', index: i.index, ref: i.ref, digest: i.digest, phase: 'pending', at })),
+    ];
+    const manifest = path.join(dir, MANIFEST_FILE);
+    fs.writeFileSync(manifest, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    return { file, manifest };
+  }
+
+  test('a sweep file\'s batch restored after a reload keeps its file\'s name as its title (not "1 files")', async function () {
+    this.timeout(60_000);
+    const { manifest } = await unfinishedSweep('title-sweep');
+    const restored = vscode.window.createWebviewPanel('serverlessGpu.batchPanel', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+    const batch = await rig.api.restoreBatchPanel(restored, { manifest, view: 'rows' });
+    assert.ok(batch, 'the batch reopened');
+    assert.equal(batch.session.o.title, 'title-sweep.input.json');
+    assert.match(batch.session.name, /^title-sweep\.input\.json \(started /);
+    batch.panel.dispose();
+  });
+});
