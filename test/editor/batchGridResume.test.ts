@@ -6,8 +6,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { loadBatchInputs, MANIFEST_FILE, MANIFEST_VERSION } from '../../src/core/batch';
-import { workspaceFolder } from './support/extension';
+import { click, count, driverAvailable, property } from './support/driver';
+import { eventually, workspaceFolder } from './support/extension';
 import { useBatchRig, writeWorkspaceFile as write } from './support/batchRig';
+
+const inWebview = { inWebview: true } as const;
 
 suite('batch grid resume', () => {
   const rig = useBatchRig('k-grid-resume', [{ id: 'gquick', kind: 'image', queueMs: 20, executionMs: 100, workersMin: 2, workersMax: 2 }]);
@@ -41,5 +44,34 @@ suite('batch grid resume', () => {
     assert.equal(batch.session.o.title, 'title-sweep.input.json');
     assert.match(batch.session.name, /^title-sweep\.input\.json \(started /);
     batch.panel.dispose();
+  });
+
+  test('a restored Batch panel switched to its grid stays in Grid mode, in the same tab with its axes, when its batch is resumed from the offer', async function () {
+    this.timeout(120_000);
+    const { manifest } = await unfinishedSweep('resume-grid');
+    const restored = vscode.window.createWebviewPanel('serverlessGpu.batchPanel', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+    const past = await rig.api.restoreBatchPanel(restored, { manifest });
+    assert.ok(past, 'the batch reopened');
+    if (driverAvailable()) {
+      // The user switches the restored panel to its grid (a panel created here has no page state of its own).
+      await eventually(async () => (await count('#grid', inWebview)) === 1 || undefined, 'the restored page');
+      await click('#grid', inWebview);
+      await eventually(async () => (await count('body.gridmode #cells .cell', inWebview)) === 4 || undefined, 'the restored grid drawn');
+    }
+    // Resume Batch from the offer after the reload (answered here: the rig confirms).
+    const session = await rig.api.batches.manager.resume(manifest, { confirmed: true });
+    assert.ok(session, 'resumed');
+    const panel = rig.api.batches.manager.panelOf(session);
+    assert.ok(panel, 'the resumed batch has its panel');
+    assert.equal(panel.panel, restored, 'the panel VS Code restored is the resumed batch\'s (no second tab, no tab lost)');
+    await rig.toEnd(session);
+    const grid = await eventually(() => panel.grid, 'the page asked for its grid again', 30_000);
+    await eventually(() => grid.sent.size === 4 || undefined, 'its four jobs sent to the grid');
+    if (!driverAvailable()) return;
+    await eventually(async () => (await count('body.gridmode #cells .cell img', inWebview)) === 4 || undefined, 'the four images in the grid, still in Grid mode');
+    // Its axes as the page kept them: the sweep's first key down, its second across.
+    assert.equal(await property('#x', 'value', inWebview), 'width');
+    assert.equal(await property('#y', 'value', inWebview), 'seed');
+    assert.equal(await property('#grid', 'ariaPressed', inWebview), 'true');
   });
 });
