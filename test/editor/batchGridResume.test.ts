@@ -18,8 +18,10 @@ suite('batch grid resume', () => {
   setup(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
 
   /** What a reload leaves of a 2 x 2 sweep run from its file: the manifest, every job not sent yet. */
-  async function unfinishedSweep(name: string): Promise<{ file: string; manifest: string }> {
-    const file = write(`${name}.input.json`, { input: { prompt: 'a lighthouse', width: 48, height: 48, seed: 0 }, sweep: { seed: [1, 2], width: [48, 64] } });
+  async function unfinishedSweep(title: string): Promise<{ file: string; manifest: string }> {
+    // A folder of its own each time: a retried test must not find the batch its first try resumed.
+    const name = `${title}-${Date.now()}`;
+    const file = write(`${title}.input.json`, { input: { prompt: 'a lighthouse', width: 48, height: 48, seed: 0 }, sweep: { seed: [1, 2], width: [48, 64] } });
     const source = { kind: 'files' as const, paths: [file] };
     const plan = await loadBatchInputs(source);
     assert.equal(plan.items.length, 4);
