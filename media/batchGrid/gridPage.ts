@@ -310,7 +310,10 @@ cellsEl.addEventListener('click', (event) => {
     if (at >= 0) selected.splice(at, 1);
     else selected.push(index);
     while (selected.length > 2) selected.shift();
-    el<HTMLButtonElement>('gridcompare').disabled = selected.length !== 2;
+    const compare = el<HTMLButtonElement>('gridcompare');
+    compare.disabled = selected.length !== 2;
+    // Says which two, as the rows' Compare does (it kept saying "Ctrl/Cmd-click two cells" with two picked).
+    compare.title = selected.length === 2 ? `Compare job ${selected[0]! + 1} with job ${selected[1]! + 1}` : 'Ctrl/Cmd-click two cells to compare their jobs';
     queueDraw();
     return;
   }

@@ -75,5 +75,10 @@ suite('batch grid resume', () => {
     assert.equal(await property('#x', 'value', inWebview), 'width');
     assert.equal(await property('#y', 'value', inWebview), 'seed');
     assert.equal(await property('#grid', 'ariaPressed', inWebview), 'true');
+    // Two cells Ctrl-clicked: the grid's Compare names them, as the rows' Compare does.
+    await click('#cells .cell[data-cell="0,0"]', { ...inWebview, modifiers: ['Control'] });
+    await click('#cells .cell[data-cell="1,0"]', { ...inWebview, modifiers: ['Control'] });
+    await eventually(async () => (await property('#gridcompare', 'disabled', inWebview)) === false || undefined, 'Compare enabled by two cells');
+    assert.equal(await property('#gridcompare', 'title', inWebview), 'Compare job 1 with job 2');
   });
 });
