@@ -4,7 +4,7 @@
 // 30 x 30 grid scrolls as a 3 x 3 one does; images load from webview URIs of the saved files, never as bytes in a
 // message. Text from the host (values, statuses, errors) is set with textContent only. The export draws the grid in
 // a canvas and hands the PNG's bytes to the host, which adds the tEXt chunk and writes the file.
-import { arrangeGrid, chooseAxes, shortLabel, valueLabel, type GridKey, type GridLayout, type GridValues } from '../../src/core/grid/gridAxes';
+import { arrangeGrid, chooseAxes, pickAxis, shortLabel, valueLabel, type GridKey, type GridLayout, type GridValues } from '../../src/core/grid/gridAxes';
 import { CELL_PX, GridPageState, HostMessage, MAX_PNG_SIDE, WebviewMessage, type GridJobView } from '../../src/batchGrid/gridProtocol';
 import { drawGridPng } from './exportCanvas';
 import { markFirstPaint, observeFrames, perf, showPerf, watchFrames } from './pagePerf';
@@ -271,9 +271,15 @@ export function onGridMessage(m: HostMessage): void {
 for (const [name, select] of Object.entries(selects)) {
   select.addEventListener('change', () => {
     // Y or Z set to (none) is kept as '' (a choice), not undefined (no choice yet, which takes the default again).
-    const value = name === 'x' ? select.value || undefined : select.value;
     if (name === 'size') state.size = GridPageState.shape.size.parse(select.value);
-    else state = { ...state, [name]: value, ...(name === 'z' ? { page: 0 } : {}) };
+    else {
+      // A key already on another axis swaps with this one's (never one key on two axes).
+      const picked = pickAxis(keys, state, name as 'x' | 'y' | 'z', select.value);
+      state = { ...state, x: picked.x || undefined, y: picked.y, z: picked.z, ...(picked.z !== state.z ? { page: 0 } : {}) };
+      selects.x.value = state.x ?? '';
+      selects.y.value = state.y ?? '';
+      selects.z.value = state.z ?? '';
+    }
     saveState();
     relayout();
   });
@@ -304,7 +310,10 @@ cellsEl.addEventListener('click', (event) => {
     if (at >= 0) selected.splice(at, 1);
     else selected.push(index);
     while (selected.length > 2) selected.shift();
-    el<HTMLButtonElement>('gridcompare').disabled = selected.length !== 2;
+    const compare = el<HTMLButtonElement>('gridcompare');
+    compare.disabled = selected.length !== 2;
+    // Says which two, as the rows' Compare does (it kept saying "Ctrl/Cmd-click two cells" with two picked).
+    compare.title = selected.length === 2 ? `Compare job ${selected[0]! + 1} with job ${selected[1]! + 1}` : 'Ctrl/Cmd-click two cells to compare their jobs';
     queueDraw();
     return;
   }

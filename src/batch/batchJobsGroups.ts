@@ -11,6 +11,7 @@ import type { JobRecord } from '../jobs/jobRecord';
 import { recordOfRow, type RowOwner } from './batchJobRecord';
 import type { BatchManager } from './batchManager';
 import type { BatchSession } from './batchSession';
+import { batchTitle } from './batchTitle';
 import { countsText } from './batchSummary';
 import { formatUsd } from '../core/billing/usd';
 
@@ -120,7 +121,7 @@ export class BatchJobGroups implements BatchGroups, vscode.Disposable {
           const state = await readManifest(path.join(dir, name, MANIFEST_FILE)).catch(() => undefined);
           const h = state?.header;
           if (!state || !h) continue;
-          const title = h.source ? (h.source.kind === 'files' ? `${h.source.paths.length} files` : vscode.workspace.asRelativePath(h.source.path)) : h.batchId;
+          const title = batchTitle(h);
           found.push({ manifestPath: path.join(dir, name, MANIFEST_FILE), owner: { batchId: h.batchId, endpointId: h.endpointId, o: { title }, name: batchName(title, h.createdAt) }, state, startedAt: Date.parse(h.createdAt) || 0 });
         }
       }

@@ -20,6 +20,7 @@ import { planBatch, rangeText, type BatchPlanFacts } from './batchPlanning';
 import { formatUsd } from '../core/billing/usd';
 import { BatchProblems } from './batchProblems';
 import { BatchSession } from './batchSession';
+import { batchTitle } from './batchTitle';
 import { BatchUi } from './batchUi';
 
 export interface BatchManagerDeps {
@@ -129,11 +130,12 @@ export class BatchManager implements vscode.Disposable {
     const facts = await this.facts(client, header.endpointId, items.length, options);
     const notes = changed.length ? [`${changed.length} unsent inputs changed since the batch began; they are sent as they are now.`] : [];
     if (!(options.confirmed ?? (await this.confirm(`Resume the batch of ${header.jobs} jobs on ${header.endpointId}`, facts, notes, false)))) return undefined;
-    const title = header.source.kind === 'files' ? `${header.source.paths.length} files` : vscode.workspace.asRelativePath(header.source.path);
-    // Its read-only panel (shown, or restored after the reload) gives way to the resumed batch's own.
+    const title = batchTitle(header);
+    // Its read-only panel (shown, or restored after the reload) is taken over by the resumed batch, so it stays in
+    // the view it showed (a grid stays a grid, with its axes), in its place among the tabs.
     const past = this.past.get(manifestPath);
-    if (past) this.ui.panelOf(past)?.panel.dispose();
-    return this.launch({ dir: path.dirname(manifestPath), title, client, items, header, facts, options, prior: state });
+    const panel = past && this.ui.panelOf(past)?.release();
+    return this.launch({ dir: path.dirname(manifestPath), title, client, items, header, facts, options, prior: state, ...(panel ? { panel } : {}) });
   }
 
   /**
@@ -160,7 +162,7 @@ export class BatchManager implements vscode.Disposable {
       restored?.dispose();
       return undefined;
     }
-    const title = !header.source ? header.batchId : header.source.kind === 'files' ? `${header.source.paths.length} files` : vscode.workspace.asRelativePath(header.source.path);
+    const title = batchTitle(header);
     const ended = state.events.some((e) => e.event === 'finished') ? (state.events.some((e) => e.event === 'cancelled') ? 'cancelled' : 'finished') : 'unfinished';
     const manifest = await ManifestWriter.open(manifestPath);
     const session = new BatchSession({
@@ -178,7 +180,7 @@ export class BatchManager implements vscode.Disposable {
     return session;
   }
 
-  private async launch(a: { dir: string; title: string; client: ServiceClient; items: BatchItem[]; header: ManifestHeader; facts: BatchPlanFacts; options: StartOptions; prior?: ManifestState }): Promise<BatchSession> {
+  private async launch(a: { dir: string; title: string; client: ServiceClient; items: BatchItem[]; header: ManifestHeader; facts: BatchPlanFacts; options: StartOptions; prior?: ManifestState; panel?: vscode.WebviewPanel }): Promise<BatchSession> {
     const manifest = await ManifestWriter.open(path.join(a.dir, MANIFEST_FILE));
     const clients = this.d.clients();
     const session = new BatchSession({
@@ -193,7 +195,7 @@ export class BatchManager implements vscode.Disposable {
     });
     this.sessions.push(session);
     this.startedEmitter.fire(session);
-    this.ui.show(session);
+    this.ui.show(session, a.panel);
     this.ui.follow(session, session.start());
     return session;
   }

@@ -58,7 +58,10 @@ export class BatchPanel implements vscode.Disposable {
   constructor(extensionUri: vscode.Uri, readonly session: BatchSession, private readonly actions: BatchPanelActions, private readonly logger: Logger, restored?: vscode.WebviewPanel) {
     // The batch's folder is the one extra root: the rows' thumbnails and the grid's cells are its saved images, and nothing else.
     const options = webviewOptions(extensionUri, vscode.Uri.file(session.o.dir));
-    if (restored) restored.webview.options = options;
+    if (restored) {
+      restored.webview.options = options;
+      restored.title = `Batch: ${session.name}`;
+    }
     this.panel = restored ?? vscode.window.createWebviewPanel(BATCH_PANEL_VIEW_TYPE, `Batch: ${session.name}`, { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, options);
     this.channel = new WebviewChannel(this.panel.webview, WebviewMessage, (m) => this.onMessage(m, actions), logger, HostMessage);
     this.panel.webview.html = renderWebviewHtml({
@@ -97,6 +100,15 @@ export class BatchPanel implements vscode.Disposable {
     void this.channel.postNow({ type: 'view', view: 'grid' }).then((delivered) => {
       if (delivered) this.gridWanted = false;
     });
+  }
+
+  /**
+   * Lets go of the webview without closing it, for a resumed batch to take it over (BatchManager.resume): its page
+   * keeps its view, axes and size through getState, where a new panel would start on its rows.
+   */
+  release(): vscode.WebviewPanel {
+    this.dispose();
+    return this.panel;
   }
 
   dispose(): void {

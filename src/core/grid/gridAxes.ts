@@ -146,3 +146,28 @@ export function cornerJobs(layout: GridLayout, cols: number, rows: number): numb
   }
   return out;
 }
+
+type Axes = { x?: string | undefined; y?: string | undefined; z?: string | undefined };
+
+/**
+ * An axis the user sets: another axis that held that key takes the one this axis had (the two swap, as the X/Y
+ * plot users know does), so no key is on two axes (found walking the grid by hand: X and Y both `seed` drew a
+ * diagonal of cells stacked 1/3). X, which has no none, takes the first key no other axis holds when it would be
+ * left with none; with no such key the choice is refused (the axes stay as they were).
+ */
+export function pickAxis(keys: readonly GridKey[], chosen: Axes, axis: 'x' | 'y' | 'z', value: string): Axes {
+  const next: Axes = { ...chosen, [axis]: value };
+  if (value === '') return next;
+  for (const other of ['x', 'y', 'z'] as const) {
+    if (other === axis || chosen[other] !== value) continue;
+    const old = chosen[axis];
+    if (other !== 'x') next[other] = old ?? '';
+    else if (old) next.x = old;
+    else {
+      const free = keys.find((k) => k.key !== next.y && k.key !== next.z)?.key;
+      if (!free) return { ...chosen };
+      next.x = free;
+    }
+  }
+  return next;
+}

@@ -2,7 +2,7 @@
 // order, then any input field whose value differs; cells by (X, Y), two jobs of one cell kept together.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { arrangeGrid, chooseAxes, cornerJobs, flattenInput, shortLabel, valueLabel, valuesOf, varyingKeys } from '../../../src/core/grid/gridAxes';
+import { arrangeGrid, chooseAxes, cornerJobs, pickAxis, flattenInput, shortLabel, valueLabel, valuesOf, varyingKeys } from '../../../src/core/grid/gridAxes';
 
 describe('grid axes', () => {
   test("a sweep's keys come first, in the block's order, with the values as its lists gave them", () => {
@@ -73,6 +73,21 @@ describe('grid axes', () => {
     assert.deepEqual(chooseAxes([], {}), {});
     // Y or Z chosen as none stays none.
     assert.deepEqual(chooseAxes(keys, { x: 'seed', y: '', z: '' }), { x: 'seed', y: '', z: '' });
+  });
+
+  test('a key picked for an axis that another axis holds swaps the two: never one key on two axes', () => {
+    const keys = ['seed', 'width', 'steps'].map((key) => ({ key, fromSweep: true, values: ['1', '2'] }));
+    // X set to Y's key: Y takes X's (both seed drew a diagonal of cells stacked 1/3).
+    assert.deepEqual(pickAxis(keys, { x: 'width', y: 'seed', z: '' }, 'x', 'seed'), { x: 'seed', y: 'width', z: '' });
+    assert.deepEqual(pickAxis(keys, { x: 'width', y: 'seed', z: 'steps' }, 'z', 'width'), { x: 'steps', y: 'seed', z: 'width' });
+    // Y was none: X, which cannot be none, takes a key no axis holds; Z set to Y's key leaves Y none.
+    assert.deepEqual(pickAxis(keys, { x: 'width', y: '', z: '' }, 'y', 'width'), { x: 'seed', y: 'width', z: '' });
+    assert.deepEqual(pickAxis(keys, { x: 'width', y: 'seed', z: '' }, 'z', 'seed'), { x: 'width', y: '', z: 'seed' });
+    // A free key or none: nothing else moves.
+    assert.deepEqual(pickAxis(keys, { x: 'width', y: 'seed', z: '' }, 'z', 'steps'), { x: 'width', y: 'seed', z: 'steps' });
+    assert.deepEqual(pickAxis(keys, { x: 'width', y: 'seed', z: '' }, 'y', ''), { x: 'width', y: '', z: '' });
+    // One key only, on X: Y may not take it (X would have none), the axes stay.
+    assert.deepEqual(pickAxis(keys.slice(0, 1), { x: 'seed', y: '' }, 'y', 'seed'), { x: 'seed', y: '' });
   });
 
   test("the first screen's jobs: the cells of the top-left corner, every job of a stacked one", () => {

@@ -1,0 +1,84 @@
+// A sweep batch left unfinished by a reload, its Batch panel restored in Grid mode (the serializer's path), then
+// resumed from the offer: found walking the grid by hand, the restored batch was titled "1 files" and the resume
+// replaced the panel by a new one on its rows, the grid's axes and size lost.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { loadBatchInputs, MANIFEST_FILE, MANIFEST_VERSION } from '../../src/core/batch';
+import { click, count, driverAvailable, property } from './support/driver';
+import { eventually, workspaceFolder } from './support/extension';
+import { useBatchRig, writeWorkspaceFile as write } from './support/batchRig';
+
+const inWebview = { inWebview: true } as const;
+
+suite('batch grid resume', () => {
+  const rig = useBatchRig('k-grid-resume', [{ id: 'gquick', kind: 'image', queueMs: 20, executionMs: 100, workersMin: 2, workersMax: 2 }]);
+
+  setup(() => vscode.commands.executeCommand('workbench.action.closeAllEditors'));
+
+  /** What a reload leaves of a 2 x 2 sweep run from its file: the manifest, every job not sent yet. */
+  async function unfinishedSweep(title: string): Promise<{ file: string; manifest: string }> {
+    // A folder of its own each time: a retried test must not find the batch its first try resumed.
+    const name = `${title}-${Date.now()}`;
+    const file = write(`${title}.input.json`, { input: { prompt: 'a lighthouse', width: 48, height: 48, seed: 0 }, sweep: { seed: [1, 2], width: [48, 64] } });
+    const source = { kind: 'files' as const, paths: [file] };
+    const plan = await loadBatchInputs(source);
+    assert.equal(plan.items.length, 4);
+    const dir = path.join(workspaceFolder().uri.fsPath, '.serverless-outputs', 'batches', name);
+    fs.mkdirSync(dir, { recursive: true });
+    const at = Date.now();
+    const lines = [
+      { type: 'batch', version: MANIFEST_VERSION, batchId: name, endpointId: 'gquick', service: rig.client.settings.jobsBaseUrl, createdAt: new Date(at).toISOString(), jobs: 4, source },
+      ...plan.items.map((i) => ({ type: 'job', index: i.index, ref: i.ref, digest: i.digest, phase: 'pending', at })),
+    ];
+    const manifest = path.join(dir, MANIFEST_FILE);
+    fs.writeFileSync(manifest, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    return { file, manifest };
+  }
+
+  test('a sweep file\'s batch restored after a reload keeps its file\'s name as its title (not "1 files")', async function () {
+    this.timeout(60_000);
+    const { manifest } = await unfinishedSweep('title-sweep');
+    const restored = vscode.window.createWebviewPanel('serverlessGpu.batchPanel', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+    const batch = await rig.api.restoreBatchPanel(restored, { manifest, view: 'rows' });
+    assert.ok(batch, 'the batch reopened');
+    assert.equal(batch.session.o.title, 'title-sweep.input.json');
+    assert.match(batch.session.name, /^title-sweep\.input\.json \(started /);
+    batch.panel.dispose();
+  });
+
+  test('a restored Batch panel switched to its grid stays in Grid mode, in the same tab with its axes, when its batch is resumed from the offer', async function () {
+    this.timeout(120_000);
+    const { manifest } = await unfinishedSweep('resume-grid');
+    const restored = vscode.window.createWebviewPanel('serverlessGpu.batchPanel', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+    const past = await rig.api.restoreBatchPanel(restored, { manifest });
+    assert.ok(past, 'the batch reopened');
+    if (driverAvailable()) {
+      // The user switches the restored panel to its grid (a panel created here has no page state of its own).
+      await eventually(async () => (await count('#grid', inWebview)) === 1 || undefined, 'the restored page');
+      await click('#grid', inWebview);
+      await eventually(async () => (await count('body.gridmode #cells .cell', inWebview)) === 4 || undefined, 'the restored grid drawn');
+    }
+    // Resume Batch from the offer after the reload (answered here: the rig confirms).
+    const session = await rig.api.batches.manager.resume(manifest, { confirmed: true });
+    assert.ok(session, 'resumed');
+    const panel = rig.api.batches.manager.panelOf(session);
+    assert.ok(panel, 'the resumed batch has its panel');
+    assert.equal(panel.panel, restored, 'the panel VS Code restored is the resumed batch\'s (no second tab, no tab lost)');
+    await rig.toEnd(session);
+    const grid = await eventually(() => panel.grid, 'the page asked for its grid again', 30_000);
+    await eventually(() => grid.sent.size === 4 || undefined, 'its four jobs sent to the grid');
+    if (!driverAvailable()) return;
+    await eventually(async () => (await count('body.gridmode #cells .cell img', inWebview)) === 4 || undefined, 'the four images in the grid, still in Grid mode');
+    // Its axes as the page kept them: the sweep's first key down, its second across.
+    assert.equal(await property('#x', 'value', inWebview), 'width');
+    assert.equal(await property('#y', 'value', inWebview), 'seed');
+    assert.equal(await property('#grid', 'ariaPressed', inWebview), 'true');
+    // Two cells Ctrl-clicked: the grid's Compare names them, as the rows' Compare does.
+    await click('#cells .cell[data-cell="0,0"]', { ...inWebview, modifiers: ['Control'] });
+    await click('#cells .cell[data-cell="1,0"]', { ...inWebview, modifiers: ['Control'] });
+    await eventually(async () => (await property('#gridcompare', 'disabled', inWebview)) === false || undefined, 'Compare enabled by two cells');
+    assert.equal(await property('#gridcompare', 'title', inWebview), 'Compare job 1 with job 2');
+  });
+});
