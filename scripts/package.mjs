@@ -61,7 +61,10 @@ try {
   // left as they are, and the pictures are not worth their weight in the .vsix.
   process.stdout.write(run('node', [VSCE, 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out], stage));
   console.log(`package: ${listed.length} files: ${listed.join(', ')}`);
-  console.log(`package: .vsix ${(statSync(out).size / 1024).toFixed(1)} KiB; dist/extension.js ${(statSync(join(stage, 'dist/extension.js')).size / 1024).toFixed(1)} KiB; dist/rooms.js ${(statSync(join(stage, 'dist/rooms.js')).size / 1024).toFixed(1)} KiB`);
+  // Each with its exact bytes too: the bench judges extension.js against its 200 KiB by these, not the rounded KiB
+  // (204,815 bytes printed as "200.0 KiB" once passed for 204,800).
+  const size = (file) => `${(statSync(file).size / 1024).toFixed(1)} KiB (${statSync(file).size} bytes)`;
+  console.log(`package: .vsix ${size(out)}; dist/extension.js ${size(join(stage, 'dist/extension.js'))}; dist/rooms.js ${size(join(stage, 'dist/rooms.js'))}`);
   console.log(out);
 } catch (err) {
   console.error(`package: ${err instanceof Error ? err.message : String(err)}`);

@@ -16,7 +16,7 @@ import { registerEndpointForms, type EndpointFormsApi } from './endpointForms/re
 import { registerJobRunner, type JobRunnerApi } from './jobs/registerJobs';
 import { registerLocalWorker, type LocalWorkerApi } from './localWorker/registerLocalWorker';
 import { registerTune, type TuneServices } from './tune/registerTune';
-import { tooltipSplit } from './core/tune/flags';
+import { tooltipSplit } from './core/tune/moneyTooltip';
 import { sharedEndpointPrices } from './core/cost/endpointPrices';
 
 export function activate(context: vscode.ExtensionContext): { sidebar: SidebarTestApi; jobs: JobRunnerApi | undefined; localWorker: LocalWorkerApi | undefined; tune: TuneServices | undefined } | undefined {
