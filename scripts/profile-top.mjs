@@ -4,12 +4,14 @@
 //   - self time by function, garbage collection included ("(garbage collector)");
 //   - what allocated the memory that was sampled (the heap profile's self sizes, by function);
 //   - with --who NAME, the call stacks through which NAME allocated most (whose code asked for it).
-// usage: node scripts/profile-top.mjs <folder or .cpuprofile> [--top N] [--who FUNCTION]
+//   - with --at US (a time on the monotonic clock in µs, as hostStalls.ts records a stall's end) and --span MS,
+//     what ran in those MS before it: self time, and the gaps with no sample (the thread not running at all).
+// usage: node scripts/profile-top.mjs <folder or .cpuprofile> [--top N] [--who FUNCTION] [--at US --span MS]
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '8' }, who: { type: 'string' } } });
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '8' }, who: { type: 'string' }, at: { type: 'string' }, span: { type: 'string', default: '100' } } });
 const top = Number(values.top);
 const target = positionals[0];
 if (!target) throw new Error('usage: node scripts/profile-top.mjs <folder or .cpuprofile> [--top N]');
@@ -43,6 +45,28 @@ for (const file of files.sort()) {
     }
   }
   if (run) runs.push(run);
+  if (values.at) {
+    // Sample i is taken at startTime + the deltas up to it; its time runs to the next sample.
+    const end = Number(values.at);
+    const start = end - Number(values.span) * 1000;
+    const inWindow = new Map();
+    let t = p.startTime;
+    let gapMax = 0;
+    for (let i = 0; i < p.samples.length; i++) {
+      t += p.timeDeltas[i];
+      const next = t + (p.timeDeltas[i + 1] ?? 0);
+      if (next < start || t > end) continue;
+      const ms = (Math.min(next, end) - Math.max(t, start)) / 1000;
+      const name = where(byId.get(p.samples[i]).callFrame);
+      inWindow.set(name, (inWindow.get(name) ?? 0) + ms);
+      gapMax = Math.max(gapMax, (p.timeDeltas[i + 1] ?? 0) / 1000);
+    }
+    if (end < p.startTime || start > p.endTime) console.log(`--at ${end} is outside this profile (${p.startTime} to ${p.endTime})`);
+    else {
+      console.log(`the ${values.span} ms before ${end} µs: the longest time between two samples ${gapMax.toFixed(1)} ms; by self time:`);
+      for (const [n, ms] of [...inWindow].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${ms.toFixed(1).padStart(7)} ms  ${n}`);
+    }
+  }
   console.log(`longest tasks (busy runs with no idle sample):`);
   for (const r of runs.sort((a, b) => b.ms - a.ms).slice(0, top)) {
     const mostly = [...r.by].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([n, ms]) => `${n} ${ms.toFixed(1)}`).join('; ');

@@ -84,6 +84,8 @@ suite('batch host heap @bench', () => {
       figures[`gcMaxThreadRunQueueMs${n}`] = seen.gcMaxThreadRunQueueMs;
       figures[`gcMaxSpanMs${n}`] = seen.gcMaxSpanMs;
       figures[`threadRunQueueTotalMs${n}`] = seen.threadRunQueueTotalMs;
+      figures[`longestLateMs${n}`] = seen.longestLateMs;
+      figures[`longestLateEndUs${n}`] = seen.longestLateEndUs;
       figures[`tookMs${n}`] = tookMs;
       // The host process's CPU (all its threads) while the batch ran: what the batch cost the shared host.
       figures[`hostCpuMs${n}`] = (cpu.user + cpu.system) / 1000;

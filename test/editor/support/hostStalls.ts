@@ -33,6 +33,13 @@ export interface HostStalls {
   gcMaxSpanMs: number;
   /** The main thread's time waiting for a core over the whole stretch watched. */
   threadRunQueueTotalMs: number;
+  /**
+   * The longest a 10 ms timer was late, and when that lateness ended, on the monotonic clock in µs (the clock of a
+   * .cpuprofile's sample times): `node scripts/profile-top.mjs FILE --at <longestLateEndUs> --span <ms>` names what
+   * ran in it.
+   */
+  longestLateMs: number;
+  longestLateEndUs: number;
 }
 
 /** The calling thread's time on a core and waiting for one, in ns (Linux's schedstat); undefined elsewhere. */
@@ -64,9 +71,21 @@ export function watchHostStalls(name: string): { stop(): Promise<HostStalls> } {
   const first = threadSchedule();
   let last = first;
   let atMax = { run: NaN, queued: NaN, span: NaN };
+  let lateMax = 0;
+  let lateEndUs = 0;
+  let tick = process.hrtime.bigint();
   const sampler = setInterval(() => {
     last = threadSchedule();
   }, 5);
+  const lateness = setInterval(() => {
+    const now = process.hrtime.bigint();
+    const late = Number(now - tick) / 1e6 - 10;
+    tick = now;
+    if (late > lateMax) {
+      lateMax = late;
+      lateEndUs = Number(now / 1000n);
+    }
+  }, 10);
   const observer = new PerformanceObserver((list) => {
     const now = threadSchedule();
     for (const entry of list.getEntries() as Array<PerformanceEntry & { detail?: { kind?: number } }>) {
@@ -88,6 +107,7 @@ export function watchHostStalls(name: string): { stop(): Promise<HostStalls> } {
       loop.disable();
       observer.disconnect();
       clearInterval(sampler);
+      clearInterval(lateness);
       const end = threadSchedule();
       await profiler?.stop();
       return {
@@ -102,6 +122,8 @@ export function watchHostStalls(name: string): { stop(): Promise<HostStalls> } {
         gcMaxThreadRunQueueMs: atMax.queued,
         gcMaxSpanMs: atMax.span,
         threadRunQueueTotalMs: first && end ? (end.queued - first.queued) / 1e6 : NaN,
+        longestLateMs: lateMax,
+        longestLateEndUs: lateEndUs,
       };
     },
   };
