@@ -65,20 +65,29 @@ async function gridFrame(page) {
   return undefined;
 }
 
-/** What the grid page shows: its selects, headers, cells, and whether an image loaded. */
+/**
+ * What the grid page shows: its selects, headers, cells, and whether an image loaded, read in one step inside the
+ * page. Read a field at a time (an await each), a grid message could land between the X select and the cells: a CI
+ * run read X "" (before the page's grid message) beside cells drawn after it, though the page then showed X seed.
+ */
 async function gridShown(frame) {
-  const texts = (selector) => frame.locator(selector).allTextContents();
-  return {
-    x: await frame.locator('#x').inputValue(),
-    y: await frame.locator('#y').inputValue(),
-    size: await frame.locator('#size').inputValue(),
-    columns: await texts('#colinner .colhead'),
-    rows: await texts('#rowinner .rowhead'),
-    cells: await frame.locator('#cells .cell').count(),
-    imageLoaded: await frame.locator('#cells .cell img').first().evaluate((img) => img.naturalWidth > 0).catch(() => false),
-    title: await frame.locator('#title').textContent(),
-    gridShown: await frame.locator('#gridview').isVisible(),
-  };
+  return frame.evaluate(() => {
+    const value = (id) => document.getElementById(id)?.value ?? '';
+    const texts = (selector) => [...document.querySelectorAll(selector)].map((e) => e.textContent ?? '');
+    const img = document.querySelector('#cells .cell img');
+    const view = document.getElementById('gridview');
+    return {
+      x: value('x'),
+      y: value('y'),
+      size: value('size'),
+      columns: texts('#colinner .colhead'),
+      rows: texts('#rowinner .rowhead'),
+      cells: document.querySelectorAll('#cells .cell').length,
+      imageLoaded: !!img && img.complete && img.naturalWidth > 0,
+      title: document.getElementById('title')?.textContent ?? null,
+      gridShown: !!view && !view.hidden && view.getClientRects().length > 0,
+    };
+  });
 }
 
 /** A finished sweep of seed x width under the workspace's outputs folder, each job with a real JPEG. */
