@@ -73,21 +73,25 @@ export default async function editorHostBench(ctx: BenchContext): Promise<void> 
     // suite, so its 80 MB of billing does not sit in the memory baseline): issue 11's event-loop figure.
     const billingFile = `${outFile}.billing.json`;
     if (!existsSync(billingFile)) throw new Error(`the billing refresh suite wrote no figures to ${billingFile}`);
-    const b = JSON.parse(readFileSync(billingFile, 'utf8')) as { eventLoopDelayMaxMs: number; eventLoopDelayP99Ms: number; gcPauseMaxMs: number; gcPauseMaxKind: string; refreshMs: number; records: number };
+    const b = JSON.parse(readFileSync(billingFile, 'utf8')) as { eventLoopDelayMaxMs: number; eventLoopDelayP99Ms: number; eventLoopIntervalMax10Ms: number; gcPauseMaxMs: number; gcPauseMaxKind: string; refreshMs: number; records: number };
     ctx.log(`extension host: a billing refresh of ${b.records} records took ${b.refreshMs} ms; event-loop delay max ${b.eventLoopDelayMaxMs.toFixed(0)} ms; longest gc ${b.gcPauseMaxMs.toFixed(1)} ms (${b.gcPauseMaxKind})`);
     ctx.report('host.billingRefresh.eventLoopDelayMax', b.eventLoopDelayMaxMs, 'ms');
+    // The reading these figures had before the 1 ms resolution (test/editor/support/hostStalls.ts): the stall plus up
+    // to 10 ms. Informational: the targets are on the delays above.
+    ctx.report('host.billingRefresh.eventLoopIntervalMax10', b.eventLoopIntervalMax10Ms, 'ms');
     ctx.report('host.billingRefresh.gcPauseMax', b.gcPauseMaxMs, 'ms');
     ctx.report('host.billingRefresh.eventLoopDelayP99', b.eventLoopDelayP99Ms, 'ms');
     ctx.report('host.billingRefresh.refresh', b.refreshMs, 'ms');
     // Issue 23: a 1,000- and a 10,000-job batch in the extension host (test/editor/batchHeap.bench.test.ts).
     const batchFile = `${outFile}.batch.json`;
     if (!existsSync(batchFile)) throw new Error(`the batch heap suite wrote no figures to ${batchFile}`);
-    const h = JSON.parse(readFileSync(batchFile, 'utf8')) as { growth1000: number; growth10000: number; eventLoopDelayMaxMs10000: number; eventLoopDelayP99Ms10000: number; gcPauseMaxMs10000: number; gcMaxThreadRunMs10000: number; gcMaxThreadRunQueueMs10000: number; gcMaxSpanMs10000: number; threadRunQueueTotalMs10000: number; tookMs10000: number };
+    const h = JSON.parse(readFileSync(batchFile, 'utf8')) as { growth1000: number; growth10000: number; eventLoopDelayMaxMs10000: number; eventLoopDelayP99Ms10000: number; eventLoopIntervalMax10Ms10000: number; gcPauseMaxMs10000: number; gcMaxThreadRunMs10000: number; gcMaxThreadRunQueueMs10000: number; gcMaxSpanMs10000: number; threadRunQueueTotalMs10000: number; tookMs10000: number };
     ctx.log(`extension host: heap growth ${(h.growth1000 / 1e6).toFixed(1)} MB for 1,000 batch jobs, ${(h.growth10000 / 1e6).toFixed(1)} MB for 10,000`);
     ctx.report('batch.hostHeapGrowth1k', h.growth1000, 'bytes');
     ctx.report('batch.hostHeapGrowth10k', h.growth10000, 'bytes', { name: 'batch.hostHeapGrowth1k', value: h.growth1000 });
     ctx.report('batch.hostEventLoopDelayMax', h.eventLoopDelayMaxMs10000, 'ms');
     ctx.report('batch.hostEventLoopDelayP99', h.eventLoopDelayP99Ms10000, 'ms');
+    ctx.report('batch.hostEventLoopIntervalMax10', h.eventLoopIntervalMax10Ms10000, 'ms');
     ctx.report('batch.hostGcPauseMax', h.gcPauseMaxMs10000, 'ms');
     // Where the host's main thread was during that collection (test/editor/support/hostStalls.ts): on a core,
     // waiting for one, or (the rest of the span) asleep, waiting on V8's helper threads.

@@ -1,9 +1,15 @@
 // What held the extension host during a measured stretch of an @bench suite (issue 30): the event loop's worst
-// delay and its 99th percentile (perf_hooks.monitorEventLoopDelay, 10 ms resolution) beside the longest garbage
-// collection (a PerformanceObserver of `gc` entries, inside the host), so a regression of the one names its cause
-// in the other. With SERVERLESS_GPU_BENCH_PROFILE=<folder>, the same stretch is also profiled through the
-// inspector: its CPU profile (<name>.cpuprofile, open it in Chrome DevTools or VS Code) and a sampling heap
-// profile of what it allocated (<name>.heapprofile), for scripts/profile-top.mjs.
+// delay and its 99th percentile beside the longest garbage collection (a PerformanceObserver of `gc` entries, inside
+// the host), so a regression of the one names its cause in the other. With SERVERLESS_GPU_BENCH_PROFILE=<folder>,
+// the same stretch is also profiled through the inspector: its CPU profile (<name>.cpuprofile, open it in Chrome
+// DevTools or VS Code) and a sampling heap profile of what it allocated (<name>.heapprofile), for
+// scripts/profile-top.mjs.
+//
+// The delay is read with a 1 ms resolution. perf_hooks.monitorEventLoopDelay records the time between two runs of
+// its timer, not how late the second was (nodejs/node#62935 "samples had an implicit floor of resolution ms"): at
+// the default 10 ms an idle host reads 10 ms, and a stall of S ms reads anything from S to S + 10. At 1 ms a stall
+// reads S to S + 1. The 10 ms reading these figures had before is kept beside it (`eventLoopIntervalMax10Ms`),
+// so the runs before and after can be compared.
 import * as fs from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as path from 'node:path';
@@ -12,8 +18,11 @@ import { constants, monitorEventLoopDelay, PerformanceObserver, type Performance
 const PROFILE_ENV = 'SERVERLESS_GPU_BENCH_PROFILE';
 
 export interface HostStalls {
+  /** The longest stretch the event loop ran nothing else (to within 1 ms), and its 99th percentile. */
   eventLoopDelayMaxMs: number;
   eventLoopDelayP99Ms: number;
+  /** The same read as these figures were before (a 10 ms timer's longest interval: the stall plus up to 10 ms). */
+  eventLoopIntervalMax10Ms: number;
   /** The longest garbage collection, and what kind it was (major: mark-compact; minor: scavenge). */
   gcPauseMaxMs: number;
   gcPauseMaxKind: string;
@@ -34,12 +43,13 @@ export interface HostStalls {
   /** The main thread's time waiting for a core over the whole stretch watched. */
   threadRunQueueTotalMs: number;
   /**
-   * The longest a 10 ms timer was late, and when that lateness ended, on the monotonic clock in µs (the clock of a
+   * The longest a 5 ms timer was late, and when that lateness ended, on the monotonic clock in µs (the clock of a
    * .cpuprofile's sample times): `node scripts/profile-top.mjs FILE --at <longestLateEndUs> --span <ms>` names what
-   * ran in it.
+   * ran in it. `startUs`: when the watch began, on the same clock.
    */
   longestLateMs: number;
   longestLateEndUs: number;
+  startUs: number;
 }
 
 /** The calling thread's time on a core and waiting for one, in ns (Linux's schedstat); undefined elsewhere. */
@@ -61,8 +71,10 @@ const GC_KINDS: Record<number, string> = {
 
 /** Starts watching; `stop()` ends it and says what was seen (and writes the profiles when asked for). */
 export function watchHostStalls(name: string): { stop(): Promise<HostStalls> } {
-  const loop = monitorEventLoopDelay({ resolution: 10 });
+  const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  const loop10 = monitorEventLoopDelay({ resolution: 10 });
+  loop10.enable();
   let gcMax = 0;
   let gcKind = '';
   let gcCount = 0;
@@ -74,18 +86,18 @@ export function watchHostStalls(name: string): { stop(): Promise<HostStalls> } {
   let lateMax = 0;
   let lateEndUs = 0;
   let tick = process.hrtime.bigint();
+  const startUs = Number(tick / 1000n);
+  // One timer for both: the thread's schedule every 5 ms, and how late the timer itself ran.
   const sampler = setInterval(() => {
     last = threadSchedule();
-  }, 5);
-  const lateness = setInterval(() => {
     const now = process.hrtime.bigint();
-    const late = Number(now - tick) / 1e6 - 10;
+    const late = Number(now - tick) / 1e6 - 5;
     tick = now;
     if (late > lateMax) {
       lateMax = late;
       lateEndUs = Number(now / 1000n);
     }
-  }, 10);
+  }, 5);
   const observer = new PerformanceObserver((list) => {
     const now = threadSchedule();
     for (const entry of list.getEntries() as Array<PerformanceEntry & { detail?: { kind?: number } }>) {
@@ -105,14 +117,15 @@ export function watchHostStalls(name: string): { stop(): Promise<HostStalls> } {
   return {
     async stop() {
       loop.disable();
+      loop10.disable();
       observer.disconnect();
       clearInterval(sampler);
-      clearInterval(lateness);
       const end = threadSchedule();
       await profiler?.stop();
       return {
         eventLoopDelayMaxMs: loop.max / 1e6,
         eventLoopDelayP99Ms: loop.percentile(99) / 1e6,
+        eventLoopIntervalMax10Ms: loop10.max / 1e6,
         gcPauseMaxMs: gcMax,
         gcPauseMaxKind: gcKind,
         gcCount,
@@ -124,6 +137,7 @@ export function watchHostStalls(name: string): { stop(): Promise<HostStalls> } {
         threadRunQueueTotalMs: first && end ? (end.queued - first.queued) / 1e6 : NaN,
         longestLateMs: lateMax,
         longestLateEndUs: lateEndUs,
+        startUs,
       };
     },
   };
