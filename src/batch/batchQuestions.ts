@@ -1,11 +1,16 @@
 // The batch's questions that must not be missed (issue 27 "Asked, not lost"): Cancel Batch asks first, in a modal
-// that says how many jobs it stops and how many completed ones are kept; an exported CSV says where it went.
+// that says how many jobs it stops and how many completed ones are kept; Retry Failed asks first too (it spends:
+// each job runs and is billed again), naming how many and, when the batch knows, about how much; an exported CSV
+// says where it went.
 import { writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { formatUsd } from '../core/billing/usd';
+import { nextJobUsd } from '../core/batch/guards';
 import type { BatchSession } from './batchSession';
 
 export const CANCEL_BATCH = 'Cancel Batch';
+export const RETRY_FAILED = 'Retry Failed';
 export const KEEP_RUNNING = 'Keep Running';
 export const EXPORT_TITLE = 'Export the Batch Table as CSV';
 export const OPEN_CSV = 'Open CSV';
@@ -31,6 +36,24 @@ export async function askToCancel(session: BatchSession, confirm: Confirm): Prom
     `Cancel ${jobs} on ${session.endpointId}? ${kept}.`,
     `Jobs in the queue or running are cancelled on the service, and jobs not sent yet are not sent; none of them is run again (Pause keeps them for a Resume instead).${failed}`,
     CANCEL_BATCH,
+  );
+}
+
+/**
+ * "Run the 3 failed jobs again on flux-dev? About $0.12 more, at this batch's average job.": true when the user
+ * chose to. The amount is the batch's own average priced job (nextJobUsd, as the spend guard counts it); a batch
+ * with none priced yet names no amount rather than a guess.
+ */
+export async function askToRetry(session: BatchSession, confirm: Confirm): Promise<boolean> {
+  const failed = session.tally().failed;
+  if (failed === 0) return false;
+  const perJob = nextJobUsd(session.tally(), undefined, undefined);
+  const jobs = failed === 1 ? 'the failed job' : `the ${failed} failed jobs`;
+  const about = perJob > 0 ? ` About ${formatUsd(perJob * failed)} more, at this batch's average job.` : '';
+  return confirm(
+    `Run ${jobs} again on ${session.endpointId}?${about}`,
+    `Each is sent again and billed again as it runs. The batch's spend limits still apply.`,
+    RETRY_FAILED,
   );
 }
 

@@ -9,7 +9,7 @@ import { BatchPanel, type BatchPanelActions } from './batchPanel';
 import { recordOfRow } from './batchJobRecord';
 import type { BatchSession } from './batchSession';
 import { countsText, progressText, spentText } from './batchSummary';
-import { askToCancel, CANCEL_BATCH, exportCsv, modalConfirm, type Confirm } from './batchQuestions';
+import { askToCancel, askToRetry, CANCEL_BATCH, exportCsv, modalConfirm, type Confirm } from './batchQuestions';
 
 export interface BatchUiDeps {
   extensionUri: vscode.Uri;
@@ -149,8 +149,9 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
     if (!following) this.follow(session, session.untilIdle());
   }
 
+  /** The panel's Retry Failed: asks first (every retry runs and is billed again). */
   retryFailed(session: BatchSession): void {
-    this.follow(session, session.retryFailed());
+    void askToRetry(session, this.confirm).then((yes) => (yes ? this.follow(session, session.retryFailed()) : undefined));
   }
 
   exportCsv(session: BatchSession): void {

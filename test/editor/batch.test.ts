@@ -189,7 +189,24 @@ suite('batch', () => {
     const before = session.rows();
     assert.deepEqual(before.map((r) => r.status), ['COMPLETED', 'FAILED', 'COMPLETED', 'FAILED']);
     const retriesBefore = rig.proxy.requests.filter((r) => r.url.startsWith('/v2/chat/retry/')).length;
+    // It spends (each retry runs and is billed again), so it asks first; declined, nothing is sent.
+    const asked = rig.asked.length;
+    rig.answer = false;
+    try {
+      rig.api.batches.manager.ui.retryFailed(session);
+      await eventually(() => rig.asked.length > asked || undefined, 'the question');
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      rig.answer = true;
+    }
+    const [message, detail, action] = rig.asked.at(-1)!;
+    assert.match(message!, /^Run the 2 failed jobs again on chat\?/);
+    assert.match(detail!, /billed again/);
+    assert.equal(action, 'Retry Failed');
+    assert.equal(rig.proxy.requests.filter((r) => r.url.startsWith('/v2/chat/retry/')).length, retriesBefore, 'declined: no /retry sent');
+    assert.deepEqual(session.rows().map((r) => r.retries ?? 0), [0, 0, 0, 0], 'declined: nothing retried');
     rig.api.batches.manager.ui.retryFailed(session);
+    assert.equal(rig.asked.length, asked + 2, 'asked again');
     await eventually(() => session.rows().filter((r) => r.retries === 1 && r.phase === 'ended').length === 2 || undefined, 'both failed jobs retried to their end');
     await toEnd(session);
     const after = session.rows();
