@@ -63,6 +63,7 @@ export class BatchManager implements vscode.Disposable {
 
   constructor(private readonly d: BatchManagerDeps) {
     this.ui = new BatchUi(d);
+    this.ui.resumePast = (manifestPath) => this.resume(manifestPath);
   }
 
   dispose(): void {
@@ -141,7 +142,7 @@ export class BatchManager implements vscode.Disposable {
   /**
    * Opens the panel of a batch of an earlier window, read-only (issue: past batches could be listed after a reload
    * but not reopened): its rows as its manifest left them, Export CSV, the grid and, when the connection is the
-   * batch's service, the billed amount. Nothing is sent or written; an unfinished one is resumed by the offer.
+   * batch's service, the billed amount. Nothing is sent or written; an unfinished one has Resume (BatchUi.resume: the way of the offer's Resume Batch).
    */
   async showPast(manifestPath: string, restored?: vscode.WebviewPanel): Promise<BatchSession | undefined> {
     const live = this.sessions.find((s) => s.manifestPath === manifestPath) ?? this.past.get(manifestPath);

@@ -114,8 +114,10 @@ export class BatchSession implements vscode.Disposable {
     const life = this.runner.life;
     const t = this.runner.tally;
     const past = this.o.readOnly;
-    // Shown, not run: no button that sends, stops or resumes (a resume is the Resume Batch offer's).
-    if (past) return { tally: { ...t }, state: past.ended === 'cancelled' ? 'cancelled' : 'finished', notice: this.notice, canPause: false, canResume: false, canCancel: false, canRetryFailed: false, active: false };
+    // Shown, not run: no button that sends or stops. An unfinished one has Resume: it goes the way the offer's Resume
+    // Batch goes (BatchManager.resume: it asks first, then a live batch takes this panel over), so a user who missed
+    // the offer's toast is not left without a way on.
+    if (past) return { tally: { ...t }, state: past.ended === 'cancelled' ? 'cancelled' : 'finished', notice: this.notice, canPause: false, canResume: past.ended === 'unfinished', canCancel: false, canRetryFailed: false, active: false };
     return {
       tally: { ...t }, state: life.state.kind, notice: this.notice,
       canPause: life.canPause, canResume: life.canResume, canCancel: life.canCancel, canRetryFailed: life.canRetryFailed(t.failed) && !this.working,
@@ -140,7 +142,7 @@ export class BatchSession implements vscode.Disposable {
   /** Why the batch waits (a 429, the service down), is paused or was cancelled, in words (its life's); undefined when it just runs. */
   get notice(): string | undefined {
     const past = this.o.readOnly;
-    if (past) return `A batch of an earlier window, shown as its manifest left it${past.ended === 'cancelled' ? ' (cancelled)' : past.ended === 'unfinished' ? ' (unfinished: Resume Batch from the offer after a reload sends the rest)' : ''}.`;
+    if (past) return `A batch of an earlier window, shown as its manifest left it${past.ended === 'cancelled' ? ' (cancelled)' : past.ended === 'unfinished' ? ' (unfinished: Resume sends the rest, and follows the sent jobs by id)' : ''}.`;
     const s = this.runner.life.state;
     if (s.kind === 'waiting') return Date.now() < s.until ? s.message : undefined;
     if (s.kind === 'paused' || s.kind === 'cancelling' || s.kind === 'cancelled' || (s.kind === 'finished' && s.afterPause)) return this.runner.life.words;

@@ -142,7 +142,14 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
     void askToCancel(session, this.confirm).then((yes) => (yes ? session.cancel() : undefined));
   }
 
+  /** How the Resume of a batch of an earlier window goes (BatchManager.resume: it asks first); set by the manager. */
+  resumePast: ((manifestPath: string) => Promise<unknown>) | undefined;
+
   resume(session: BatchSession): void {
+    if (session.o.readOnly) {
+      void this.resumePast?.(session.manifestPath).catch((e: unknown) => void vscode.window.showErrorMessage(`The batch was not resumed: ${e instanceof Error ? e.message : String(e)}`));
+      return;
+    }
     const following = session.running;
     session.resume();
     // Nothing was being followed (everything had ended): the end is said as any batch's end is.

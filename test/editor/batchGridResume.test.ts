@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { loadBatchInputs, MANIFEST_FILE, MANIFEST_VERSION } from '../../src/core/batch';
 import { click, count, driverAvailable, property } from './support/driver';
 import { eventually, workspaceFolder } from './support/extension';
+import type { BatchSession } from '../../src/batch/batchSession';
 import { useBatchRig, writeWorkspaceFile as write } from './support/batchRig';
 
 const inWebview = { inWebview: true } as const;
@@ -46,6 +47,34 @@ suite('batch grid resume', () => {
     assert.equal(batch.session.o.title, 'title-sweep.input.json');
     assert.match(batch.session.name, /^title-sweep\.input\.json \(started /);
     batch.panel.dispose();
+  });
+
+  // Found walking the grid by hand: a batch of an earlier window left unfinished showed no way on in its panel; the
+  // offer's toast was the only one, and it is easy to miss.
+  test('an unfinished batch of an earlier window has Resume in its panel, which resumes it in that panel', async function () {
+    this.timeout(120_000);
+    const { manifest } = await unfinishedSweep('resume-button');
+    const restored = vscode.window.createWebviewPanel('serverlessGpu.batchPanel', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+    const past = await rig.api.restoreBatchPanel(restored, { manifest, view: 'rows' });
+    assert.ok(past, 'the batch reopened');
+    assert.equal(past.session.snapshot.canResume, true, 'Resume offered');
+    assert.equal(past.session.snapshot.canRetryFailed || past.session.snapshot.canCancel || past.session.snapshot.canPause, false, 'nothing else that sends or stops');
+    assert.match(past.session.notice ?? '', /Resume sends the rest/);
+    const started = new Promise<BatchSession>((resolve) => {
+      const listener = rig.api.batches.manager.onDidStart((s) => {
+        listener.dispose();
+        resolve(s);
+      });
+    });
+    if (driverAvailable()) {
+      await eventually(async () => (await property('#resume', 'hidden', inWebview)) === false || undefined, 'the Resume button shown');
+      await click('#resume', inWebview);
+    } else rig.api.batches.manager.ui.resume(past.session);
+    const session = await started;
+    assert.equal(session.manifestPath, manifest, 'the same batch, resumed');
+    assert.equal(rig.api.batches.manager.panelOf(session)?.panel, restored, 'in the panel that offered it');
+    await rig.toEnd(session);
+    assert.deepEqual(session.rows().map((r) => r.status), ['COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED']);
   });
 
   test('a restored Batch panel switched to its grid stays in Grid mode, in the same tab with its axes, when its batch is resumed from the offer', async function () {
