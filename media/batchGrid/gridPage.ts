@@ -9,9 +9,8 @@ import { CELL_PX, GridPageState, HostMessage, MAX_PNG_SIDE, WebviewMessage, type
 import { drawGridPng } from './exportCanvas';
 import { markFirstPaint, observeFrames, perf, showPerf, watchFrames } from './pagePerf';
 import { bindScrollKeys } from './scrollKeys';
+import { CAPTION, drawCell } from './gridCell';
 
-/** Room under each picture for its status line. */
-const CAPTION = 22;
 const ROW_HEAD = 140;
 /** Cells drawn beyond the visible ones on each side. */
 const OVERSCAN = 1;
@@ -142,7 +141,7 @@ function draw(): void {
         drawn.delete(id);
         continue;
       }
-      const div = drawCell(id, top, indices, px, inView(xi, yi));
+      const div = drawCell(id, top, indices, px, { eager: inView(xi, yi), selected: selected.includes(top.index) });
       div.style.transform = `translate(${xi * px}px, ${yi * h}px)`;
       if (old) old.div.replaceWith(div);
       else cellsEl.append(div);
@@ -165,58 +164,6 @@ function draw(): void {
     }));
     showPerf();
   }
-}
-
-function drawCell(id: string, job: GridJobView, indices: number[], px: number, eager: boolean): HTMLDivElement {
-  const div = document.createElement('div');
-  div.className = `cell${job.failed ? ' failed' : ''}${job.done ? ' done' : ''}${selected.includes(job.index) ? ' selected' : ''}`;
-  div.dataset.index = String(job.index);
-  div.dataset.cell = id;
-  // Reachable by Tab and opened by Enter, as by a click.
-  div.tabIndex = 0;
-  div.setAttribute('role', 'button');
-  div.setAttribute('aria-label', `job ${job.index + 1}: ${job.missing ? 'output file missing' : job.status}`);
-  div.style.width = `${px}px`;
-  div.style.height = `${px + CAPTION}px`;
-  const body = document.createElement('div');
-  body.className = 'body';
-  if (job.missing) body.append(text('output file missing', 'missing'));
-  else if (job.media?.kind === 'image') {
-    const img = document.createElement('img');
-    img.loading = eager ? 'eager' : 'lazy';
-    img.decoding = 'async';
-    img.alt = `job ${job.index + 1}`;
-    img.src = job.media.uri;
-    // A file deleted since the host looked: said as the host would say it.
-    img.addEventListener('error', () => img.replaceWith(text('output file missing', 'missing')), { once: true });
-    body.append(img);
-  } else if (job.media) {
-    const media = document.createElement(job.media.kind);
-    media.controls = true;
-    media.preload = 'metadata';
-    media.src = job.media.uri;
-    body.append(media);
-  } else if (job.text) body.append(text(job.text, 'note'));
-  div.append(body);
-  const caption = text(job.done && !job.missing ? '' : job.status, 'status');
-  if (job.failed && job.text) caption.title = job.text;
-  div.append(caption);
-  if (indices.length > 1) {
-    const stack = document.createElement('button');
-    stack.className = 'stack';
-    stack.dataset.stack = id;
-    stack.textContent = `${indices.indexOf(job.index) + 1}/${indices.length}`;
-    stack.title = `${indices.length} jobs have these values: click to show the next`;
-    div.append(stack);
-  }
-  return div;
-}
-
-function text(value: string, cls: string): HTMLDivElement {
-  const d = document.createElement('div');
-  d.className = cls;
-  d.textContent = value;
-  return d;
 }
 
 function fillSelects(): void {
