@@ -63,6 +63,7 @@ suite('batch host heap @bench', () => {
       fs.writeFileSync(file, Array.from({ length: n }, (_, i) => JSON.stringify({ text: `line ${i}` })).join('\n'));
       const before = await settledHeap();
       const stalls = watchHostStalls(`batch${n}`);
+      await stalls.ready;
       const started = performance.now();
       const cpuBefore = process.cpuUsage();
       const session = await api.batches.manager.start({ kind: 'jsonl', path: file }, vscode.Uri.file(file), { endpointId: 'echo', confirmed: true, concurrency: 64, guards: {} });

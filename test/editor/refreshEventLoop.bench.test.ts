@@ -54,6 +54,7 @@ suite('billing refresh on the extension host @bench', () => {
     // The measured refresh: from the command to the tree showing its top level, plus a second for the view to
     // ask for its items (what it shows), all under the event-loop monitor and the gc observer.
     const stalls = watchHostStalls('billingRefresh');
+    await stalls.ready;
     const started = Date.now();
     await vscode.commands.executeCommand(Commands.refreshEndpoints);
     await api.endpoints!.tree.whenIdle();

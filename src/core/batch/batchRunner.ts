@@ -13,6 +13,7 @@ import { BatchRows } from './batchRows';
 import type { BatchTally } from './batchTally';
 import { BatchGuards, nextJobUsd, type GuardLimits } from './guards';
 import { BatchLife } from './batchLife';
+import { LoopTurns } from './loopTurns';
 import { watchBatchQueue, type QueueWatch } from './queueWatch';
 import { newAttempt } from './rowCost';
 import { followBatchJob } from './followBatchJob';
@@ -40,6 +41,8 @@ export class BatchRunner {
   /** Slots on their way to a /run (between taking a submission and sending it): work still to send. */
   private sending = 0;
   private readonly retryMs: number;
+  /** One step of one slot per turn of the event loop (loopTurns.ts). */
+  private readonly turns = new LoopTurns();
   /** The batch's own life: sending, waiting, paused, cancelled, finished (batchLife.ts). */
   readonly life = new BatchLife();
   private readonly queue: QueueWatch | undefined;
@@ -196,8 +199,10 @@ export class BatchRunner {
     for (let w = this.work.shift(); w; w = this.work.shift()) {
       this.busy++;
       try {
-        if (w.action === 'follow') await this.follow(w.index);
-        else if (w.action === 'retry') await this.retry(w.index);
+        if (w.action === 'follow') {
+          await this.turns.next(); // a submission or a retry takes its turn in maySend
+          await this.follow(w.index);
+        } else if (w.action === 'retry') await this.retry(w.index);
         else await this.submitAndFollow(w.index);
       } catch (e) {
         await this.stopOnError(w.index, e);
@@ -223,6 +228,7 @@ export class BatchRunner {
   private async maySend(): Promise<boolean> {
     this.sending++;
     try {
+      await this.turns.next();
       for (;;) {
         if (!(await this.gate.pass())) return false;
         const t = this.rows.tally;
@@ -271,7 +277,7 @@ export class BatchRunner {
         },
         onAuthFailure: async (message) => {
           this.gate.pause('auth', message);
-          await this.untilResumed();
+          await this.gate.pass();
         },
         onServiceDown: (message) => this.gate.markDown(message),
       },
@@ -340,9 +346,5 @@ export class BatchRunner {
     } catch (e) {
       await this.rows.update(index, { error: `Cancel failed: ${e instanceof Error ? e.message : String(e)}` });
     }
-  }
-
-  private untilResumed(): Promise<void> {
-    return this.gate.pass().then(() => undefined);
   }
 }

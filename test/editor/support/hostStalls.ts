@@ -69,8 +69,11 @@ const GC_KINDS: Record<number, string> = {
   [constants.NODE_PERFORMANCE_GC_WEAKCB]: 'weak callbacks',
 };
 
-/** Starts watching; `stop()` ends it and says what was seen (and writes the profiles when asked for). */
-export function watchHostStalls(name: string): { stop(): Promise<HostStalls> } {
+/**
+ * Starts watching; `stop()` ends it and says what was seen (and writes the profiles when asked for). `ready`
+ * resolves once the profiler runs (at once without one): a stretch begun before it would start unprofiled.
+ */
+export function watchHostStalls(name: string): { ready: Promise<void>; stop(): Promise<HostStalls> } {
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
   const loop10 = monitorEventLoopDelay({ resolution: 10 });
@@ -115,6 +118,7 @@ export function watchHostStalls(name: string): { stop(): Promise<HostStalls> } {
   observer.observe({ entryTypes: ['gc'] });
   const profiler = startProfiles(name);
   return {
+    ready: profiler?.ready ?? Promise.resolve(),
     async stop() {
       loop.disable();
       loop10.disable();
@@ -149,7 +153,7 @@ export function writeBenchFigures(outPath: string, figures: object): void {
   console.log(`bench figures (${path.basename(outPath)}): ${JSON.stringify(figures)}`);
 }
 
-function startProfiles(name: string): { stop(): Promise<void> } | undefined {
+function startProfiles(name: string): { ready: Promise<void>; stop(): Promise<void> } | undefined {
   const dir = process.env[PROFILE_ENV];
   if (!dir) return undefined;
   fs.mkdirSync(dir, { recursive: true });
@@ -167,6 +171,7 @@ function startProfiles(name: string): { stop(): Promise<void> } | undefined {
     await post('HeapProfiler.startSampling', { samplingInterval: 32 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
   })();
   return {
+    ready: started,
     async stop() {
       await started;
       const { profile } = (await post('Profiler.stop')) as { profile: unknown };
