@@ -199,10 +199,8 @@ export class BatchRunner {
     for (let w = this.work.shift(); w; w = this.work.shift()) {
       this.busy++;
       try {
-        if (w.action === 'follow') {
-          await this.turns.next(); // a submission or a retry takes its turn in maySend
-          await this.follow(w.index);
-        } else if (w.action === 'retry') await this.retry(w.index);
+        if (w.action === 'follow') await this.follow(w.index);
+        else if (w.action === 'retry') await this.retry(w.index);
         else await this.submitAndFollow(w.index);
       } catch (e) {
         await this.stopOnError(w.index, e);
@@ -259,6 +257,7 @@ export class BatchRunner {
   }
 
   private async follow(index: number, initial?: Job): Promise<void> {
+    await this.turns.next();
     const row = this.rows.get(index);
     const end = await followBatchJob({
       client: this.o.client,
