@@ -22,6 +22,10 @@ const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 // 1,000-job batch, +2 MB after the 10,000-job one that followed).
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
+// A diagnosis, never the product's (the host is every extension's): V8 flags for this host while the suite runs,
+// e.g. `--no-parallel-scavenge`, to tell a collection's own work from its wait for helper threads (decisions.md).
+const diagnosticFlags = process.env.SERVERLESS_GPU_BENCH_V8_FLAGS;
+if (diagnosticFlags) v8.setFlagsFromString(diagnosticFlags);
 
 /** The heap once the host is quiet and collected: the lowest of a few collections a second apart. */
 async function settledHeap(): Promise<number> {
