@@ -107,8 +107,28 @@ export class BatchManager implements vscode.Disposable {
     return this.launch({ dir, title, client, items, header, facts, options });
   }
 
-  /** Resumes a batch from its manifest: sent jobs followed by id, never sent twice; unsent ones sent. */
-  async resume(manifestPath: string, options: StartOptions = {}): Promise<BatchSession | undefined> {
+  /** Resumes being asked for, by manifest: a second ask while one is on its way is the same resume. */
+  private readonly resuming = new Map<string, Promise<BatchSession | undefined>>();
+
+  /**
+   * Resumes a batch from its manifest: sent jobs followed by id, never sent twice; unsent ones sent. Once only: a
+   * second Resume (the panel's clicked twice, the offer's beside it) while the first is asked or running gets the
+   * same batch, never a second runner on the same manifest that would send its unsent jobs again.
+   */
+  resume(manifestPath: string, options: StartOptions = {}): Promise<BatchSession | undefined> {
+    const live = this.sessions.find((s) => s.manifestPath === manifestPath && !s.finished);
+    if (live) {
+      this.ui.show(live);
+      return Promise.resolve(live);
+    }
+    const asked = this.resuming.get(manifestPath);
+    if (asked) return asked;
+    const resumed = this.resumeOnce(manifestPath, options).finally(() => this.resuming.delete(manifestPath));
+    this.resuming.set(manifestPath, resumed);
+    return resumed;
+  }
+
+  private async resumeOnce(manifestPath: string, options: StartOptions): Promise<BatchSession | undefined> {
     const state = await readManifest(manifestPath);
     const header = state.header;
     if (!header?.source) {

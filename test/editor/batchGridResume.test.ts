@@ -60,21 +60,23 @@ suite('batch grid resume', () => {
     assert.equal(past.session.snapshot.canResume, true, 'Resume offered');
     assert.equal(past.session.snapshot.canRetryFailed || past.session.snapshot.canCancel || past.session.snapshot.canPause, false, 'nothing else that sends or stops');
     assert.match(past.session.notice ?? '', /Resume sends the rest/);
-    const started = new Promise<BatchSession>((resolve) => {
-      const listener = rig.api.batches.manager.onDidStart((s) => {
-        listener.dispose();
-        resolve(s);
-      });
-    });
+    const starts: BatchSession[] = [];
+    const listener = rig.api.batches.manager.onDidStart((s) => starts.push(s));
+    const runsBefore = rig.runsOn('gquick');
     if (driverAvailable()) {
       await eventually(async () => (await property('#resume', 'hidden', inWebview)) === false || undefined, 'the Resume button shown');
       await click('#resume', inWebview);
     } else rig.api.batches.manager.ui.resume(past.session);
-    const session = await started;
+    // Resume asked for again while the first is on its way (a double click, the offer's beside it): the same batch.
+    rig.api.batches.manager.ui.resume(past.session);
+    const session = await eventually(() => starts[0], 'the batch resumed');
     assert.equal(session.manifestPath, manifest, 'the same batch, resumed');
     assert.equal(rig.api.batches.manager.panelOf(session)?.panel, restored, 'in the panel that offered it');
     await rig.toEnd(session);
+    listener.dispose();
     assert.deepEqual(session.rows().map((r) => r.status), ['COMPLETED', 'COMPLETED', 'COMPLETED', 'COMPLETED']);
+    assert.equal(starts.length, 1, 'resumed once');
+    assert.equal(rig.runsOn('gquick') - runsBefore, 4, 'each input sent once');
   });
 
   test('a restored Batch panel switched to its grid stays in Grid mode, in the same tab with its axes, when its batch is resumed from the offer', async function () {
