@@ -50,7 +50,7 @@ const ROWS = [
   ['batch.hostEventLoopIntervalMax10', 'the same stall as read before this figure\'s 1 ms resolution: a 10 ms timer\'s longest interval (the stall plus up to 10 ms)', ''],
   ['batch.hostEventLoopDelayP99', 'the same: the 99th percentile of the event-loop delay', ''],
   ['batch.hostGcPauseMax', 'the same: the longest garbage collection on the host while it runs', ''],
-  ['batch.hostGcMax.threadRun', 'the same collection: the host\'s main thread on a core meanwhile (its schedstat; the rest of the span it waited for a core or slept, waiting on V8\'s helper threads)', ''],
+  ['batch.hostGcMax.threadRun', 'the same collection: the host\'s main thread on a core meanwhile (its schedstat; the rest of the span it waited for a core or slept, on what is not known)', ''],
   ['batch.hostGcMax.span', 'the same: the span those were read over (the collection and a little around it)', ''],
   ['batch.hostThreadRunQueueTotal', 'the same batch: the host\'s main thread waiting for a core, in all', ''],
   ['batch.resumeLoss', 'a batch of 150 jobs in a real VS Code, its extension host SIGKILLed when a third were accepted, the window reloaded, the batch resumed: jobs lost + jobs submitted twice, counted on the emulator', '0 (issue 23)'],

@@ -45,9 +45,10 @@ export async function askToCancel(session: BatchSession, confirm: Confirm): Prom
  * with none priced yet names no amount rather than a guess.
  */
 export async function askToRetry(session: BatchSession, confirm: Confirm): Promise<boolean> {
-  const failed = session.tally().failed;
+  const t = session.tally();
+  const failed = t.failed;
   if (failed === 0) return false;
-  const perJob = nextJobUsd(session.tally(), undefined, undefined);
+  const perJob = nextJobUsd(t, undefined, undefined);
   const jobs = failed === 1 ? 'the failed job' : `the ${failed} failed jobs`;
   const about = perJob > 0 ? ` About ${formatUsd(perJob * failed)} more, at this batch's average job.` : '';
   return confirm(

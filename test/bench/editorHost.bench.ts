@@ -94,7 +94,7 @@ export default async function editorHostBench(ctx: BenchContext): Promise<void> 
     ctx.report('batch.hostEventLoopIntervalMax10', h.eventLoopIntervalMax10Ms10000, 'ms');
     ctx.report('batch.hostGcPauseMax', h.gcPauseMaxMs10000, 'ms');
     // Where the host's main thread was during that collection (test/editor/support/hostStalls.ts): on a core,
-    // waiting for one, or (the rest of the span) asleep, waiting on V8's helper threads.
+    // waiting for one, or (the rest of the span) asleep (on what is not known: V8's helper threads are the lead).
     ctx.log(`extension host: the batch's longest gc ${h.gcPauseMaxMs10000.toFixed(1)} ms; over ${h.gcMaxSpanMs10000.toFixed(0)} ms around it the main thread ran ${h.gcMaxThreadRunMs10000.toFixed(1)} ms and waited for a core ${h.gcMaxThreadRunQueueMs10000.toFixed(1)} ms; in the whole ${(h.tookMs10000 / 1000).toFixed(0)} s batch it waited for a core ${(h.threadRunQueueTotalMs10000 / 1000).toFixed(1)} s`);
     ctx.report('batch.hostGcMax.threadRun', h.gcMaxThreadRunMs10000, 'ms');
     ctx.report('batch.hostGcMax.threadRunQueue', h.gcMaxThreadRunQueueMs10000, 'ms');

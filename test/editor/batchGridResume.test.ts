@@ -38,11 +38,17 @@ suite('batch grid resume', () => {
     return { file, manifest };
   }
 
+  /** A Batch panel VS Code restores after a reload, given back to the extension with the page's state. */
+  function restore(state: { manifest: string; view?: 'rows' }): { restored: vscode.WebviewPanel; batch: ReturnType<typeof rig.api.restoreBatchPanel> } {
+    const restored = vscode.window.createWebviewPanel('serverlessGpu.batchPanel', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
+    return { restored, batch: rig.api.restoreBatchPanel(restored, state) };
+  }
+
   test('a sweep file\'s batch restored after a reload keeps its file\'s name as its title (not "1 files")', async function () {
     this.timeout(60_000);
     const { manifest } = await unfinishedSweep('title-sweep');
-    const restored = vscode.window.createWebviewPanel('serverlessGpu.batchPanel', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
-    const batch = await rig.api.restoreBatchPanel(restored, { manifest, view: 'rows' });
+    const { batch: reopened } = restore({ manifest, view: 'rows' });
+    const batch = await reopened;
     assert.ok(batch, 'the batch reopened');
     assert.equal(batch.session.o.title, 'title-sweep.input.json');
     assert.match(batch.session.name, /^title-sweep\.input\.json \(started /);
@@ -54,8 +60,8 @@ suite('batch grid resume', () => {
   test('an unfinished batch of an earlier window has Resume in its panel, which resumes it in that panel', async function () {
     this.timeout(120_000);
     const { manifest } = await unfinishedSweep('resume-button');
-    const restored = vscode.window.createWebviewPanel('serverlessGpu.batchPanel', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
-    const past = await rig.api.restoreBatchPanel(restored, { manifest, view: 'rows' });
+    const { restored, batch: reopened } = restore({ manifest, view: 'rows' });
+    const past = await reopened;
     assert.ok(past, 'the batch reopened');
     assert.equal(past.session.snapshot.canResume, true, 'Resume offered');
     assert.equal(past.session.snapshot.canRetryFailed || past.session.snapshot.canCancel || past.session.snapshot.canPause, false, 'nothing else that sends or stops');
@@ -82,8 +88,8 @@ suite('batch grid resume', () => {
   test('a restored Batch panel switched to its grid stays in Grid mode, in the same tab with its axes, when its batch is resumed from the offer', async function () {
     this.timeout(120_000);
     const { manifest } = await unfinishedSweep('resume-grid');
-    const restored = vscode.window.createWebviewPanel('serverlessGpu.batchPanel', 'restored', vscode.ViewColumn.Active, { enableScripts: true });
-    const past = await rig.api.restoreBatchPanel(restored, { manifest });
+    const { restored, batch: reopened } = restore({ manifest });
+    const past = await reopened;
     assert.ok(past, 'the batch reopened');
     if (driverAvailable()) {
       // The user switches the restored panel to its grid (a panel created here has no page state of its own).

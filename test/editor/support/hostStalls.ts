@@ -34,8 +34,8 @@ export interface HostStalls {
    * Where the host's main thread was during the longest collection, from the kernel's account of it
    * (/proc/thread-self/schedstat, read every 5 ms and when a collection is reported; Linux only, else NaN): on a
    * core, running (the collection's own work on this thread), or ready to run and waiting for a core (the machine
-   * had none to give). The rest of the stretch it slept, waiting on V8's helper threads that share the
-   * collection's work. `gcMaxSpanMs` is the stretch these were read over: the collection and a little around it.
+   * had none to give). The rest of the stretch it slept: on what, schedstat cannot say (V8's helper threads that share
+   * the collection's work are the lead, docs/decisions.md). `gcMaxSpanMs` is the stretch these were read over: the collection and a little around it.
    */
   gcMaxThreadRunMs: number;
   gcMaxThreadRunQueueMs: number;
