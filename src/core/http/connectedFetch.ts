@@ -9,10 +9,12 @@
 // first: fetch (undici) reads a streamed body ahead, one chunk per layer that wraps it (its clone of the request,
 // and the editor's own fetch patch adds another), so `before` ran before the connection existed and a window killed
 // then left rows `submitting` whose request never left (test/editor-host/resume-kill.mjs --resume-kills: 2 in 10).
-// The editor's proxy support patches node's http and https agents as it patches fetch, so a proxy still applies.
+// The editor's proxy support patches node's http and https agents as it patches fetch, so a proxy still applies
+// (except on loopback, where no proxy does: loopback.ts).
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { Readable } from 'node:stream';
+import { isLoopbackHttp, openLoopback } from './loopback';
+import { toResponse } from './nodeResponse';
 
 /**
  * What a request that writes down that it is leaving does at the last moment (connectedFetch.ts): a batch writes
@@ -26,8 +28,6 @@ import { Readable } from 'node:stream';
  */
 export type OnSending = () => Promise<() => boolean>;
 
-const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
-
 export interface ConnectedRequest {
   method: string;
   headers: Record<string, string>;
@@ -36,23 +36,15 @@ export interface ConnectedRequest {
 }
 
 /** Sends `init` to `url`, calling `before` once the connection is open and its commit just before its bytes are written. */
-export function fetchAfterConnect(url: URL, init: ConnectedRequest, before: OnSending): Promise<Response> {
+export function fetchAfterConnect(url: URL, init: ConnectedRequest, before: OnSending, directLoopback = true): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     const bytes = Buffer.from(init.body, 'utf8');
-    const client = url.protocol === 'https:' ? https : http;
-    const req = client.request(url, { method: init.method, headers: { ...init.headers, 'content-length': String(bytes.byteLength) }, signal: init.signal });
+    const options = { method: init.method, headers: { ...init.headers, 'content-length': String(bytes.byteLength) }, signal: init.signal };
+    const req = directLoopback && isLoopbackHttp(url)
+      ? openLoopback(url, options)
+      : (url.protocol === 'https:' ? https : http).request(url, options);
     req.once('error', reject);
-    req.once('response', (res) => {
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(res.headers)) {
-        if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-        else if (value !== undefined) headers.set(name, value);
-      }
-      const status = res.statusCode ?? 0;
-      const body = NULL_BODY_STATUSES.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
-      if (!body) res.resume();
-      resolve(new Response(body, { status, statusText: res.statusMessage ?? '', headers }));
-    });
+    req.once('response', (res) => resolve(toResponse(res)));
     req.once('socket', (socket) => {
       const send = async (): Promise<void> => {
         for (;;) {

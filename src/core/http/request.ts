@@ -1,7 +1,7 @@
 // The one HTTP layer of the core, on the global `fetch` (VS Code patches it for proxies, so it is looked up
-// at call time, never captured). It adds the bearer key (only for the configured origins), a timeout and the
-// caller's AbortSignal to every call, turns answers into typed errors, keeps the rate-limit state, and
-// retries what is safe to retry.
+// at call time, never captured; plain http to this machine goes around that patch: loopback.ts). It adds the
+// bearer key (only for the configured origins), a timeout and the caller's AbortSignal to every call, turns
+// answers into typed errors, keeps the rate-limit state, and retries what is safe to retry.
 //
 // Retries (issue #2, SPEC 8):
 // - Idempotent requests (GETs) are retried on 429, 502, 503, 504 and network errors, with exponential
@@ -15,11 +15,13 @@
 import type * as z from 'zod/mini';
 import { CancelledError, NetworkError, RateLimitedError, ServiceError, TimeoutError } from './errors';
 import { parseBody, type BodyParser } from './parseBody';
+import { isBytesReader, type BodySink, type BytesBodyReader } from './bytesBody';
 import { describeFailure, readText } from './bodyText';
 import { exhaustedWindow, isEmptySnapshot, mergeRateLimits, parseRateLimitHeaders, rateLimitWaitMs, type RateLimitSnapshot } from './rateLimit';
 import { errorFromResponse, requestedWaitMs } from './responseError';
 import { systemClock, type Clock } from './clock';
 import { fetchAfterConnect, type OnSending } from './connectedFetch';
+import { isLoopbackHttp, loopbackFetch } from './loopback';
 import { scrubSecrets, silentLogger, unescapePrintableAscii, type Logger } from '../log';
 
 export interface RetryPolicy {
@@ -79,33 +81,8 @@ export interface HttpRequest {
 }
 
 export type { BodyParser } from './parseBody';
+export type { BodySink, BytesBodyReader } from './bytesBody';
 
-/**
- * A body read as bytes, not text, by the caller's own reader (the billing worker, ../billing/billingReader.ts),
- * which decodes, scrubs the key from and parses it off the extension host's thread. Only for 2xx answers; any
- * other status is read as text and becomes a typed error here, as always. The body is handed over chunk by
- * chunk as it arrives, so this thread never holds (or copies) the whole of a big body at once.
- */
-export interface BytesBodyReader<T> {
-  /** `secrets` must be removed from the body (as `scrubSecrets(unescapePrintableAscii(text))` does) before it is parsed. */
-  /**
-   * `sizeHint` is the body's content-length when it arrives unencoded (fetch decodes a gzip body, so the header
-   * then says nothing of what is written): a hint to hold the body in one buffer of that size, never a promise.
-   */
-  open(meta: { status: number; contentType: string | null; secrets: string[]; sizeHint?: number }): BodySink<T>;
-}
-
-export interface BodySink<T> {
-  write(chunk: Uint8Array): void;
-  /** The whole body was written: its value, or the reader's error (SchemaError for a bad body). */
-  finish(): Promise<T>;
-  /** The body will not be finished (cancelled, timed out, connection lost): drop what was written. */
-  abort(): void;
-}
-
-function isBytesReader<T>(parse: unknown): parse is BytesBodyReader<T> {
-  return typeof parse === 'object' && parse !== null && typeof (parse as BytesBodyReader<T>).open === 'function';
-}
 
 export interface HttpTransportOptions {
   /** Origins (scheme://host:port) that may receive the API key. No other origin ever gets it. */
@@ -117,8 +94,10 @@ export interface HttpTransportOptions {
   /** In [0, 1): the jitter of backoff. */
   random?: () => number;
   retry?: Partial<RetryPolicy>;
-  /** Defaults to the global fetch at the time of each call. */
+  /** Defaults to the global fetch at the time of each call (loopback aside: `directLoopback`). */
   fetch?: typeof fetch;
+  /** Plain http to this machine goes through node's client, around the editor's proxy support (loopback.ts). Default true. */
+  directLoopback?: boolean;
 }
 
 export interface HttpTransport {
@@ -142,6 +121,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
   const clock = options.clock ?? systemClock;
   const random = options.random ?? Math.random;
   const logger = options.logger ?? silentLogger;
+  const directLoopback = options.directLoopback ?? true;
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
   const listeners = new Set<(snapshot: RateLimitSnapshot) => void>();
   const waitListeners = new Set<(wait: RetryWait) => void>();
@@ -224,13 +204,15 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
           headers['content-type'] = 'application/json';
           body = JSON.stringify(request.body);
         }
-        const fetchImpl = options.fetch ?? globalThis.fetch;
+        const init = { method: request.method, headers, body, signal: controller.signal };
         // A request that writes down that it is leaving goes through node's client, which says when its connection
-        // is open (connectedFetch.ts); a test's own fetch is kept (it calls onSending itself, or not at all).
+        // is open (connectedFetch.ts); one to this machine goes around the editor's proxy support (loopback.ts); a
+        // test's own fetch is kept (it calls onSending itself, or not at all).
         const onSending = request.onSending;
-        const response = onSending && body !== undefined && !options.fetch
-          ? await fetchAfterConnect(url, { method: request.method, headers, body, signal: controller.signal }, onSending)
-          : await fetchImpl(url, { method: request.method, headers, body, signal: controller.signal, redirect: 'manual' });
+        const response = options.fetch ? await options.fetch(url, { ...init, redirect: 'manual' })
+          : onSending && body !== undefined ? await fetchAfterConnect(url, { ...init, body }, onSending, directLoopback)
+          : directLoopback && isLoopbackHttp(url) ? await loopbackFetch(url, init)
+          : await globalThis.fetch(url, { ...init, redirect: 'manual' });
         const location = response.headers.get('location');
         // Only GETs follow redirects: re-sending a job submission elsewhere is not ours to decide.
         if (request.method === 'GET' && response.status >= 300 && response.status < 400 && location && redirects < MAX_REDIRECTS) {

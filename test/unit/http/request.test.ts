@@ -15,9 +15,13 @@ const Anything = z.unknown();
 
 const serve = scriptedServers();
 
+// requestViaFetch.test.ts runs this whole file again with the way every remote request goes (the global fetch),
+// since the scripted servers are on 127.0.0.1, which otherwise goes through node's client (loopback.ts).
+const directLoopback = process.env.SERVERLESS_GPU_TEST_VIA_FETCH !== '1';
+
 function transportFor(server: ScriptedServer, extra: Partial<HttpTransportOptions> = {}) {
   // random 0: backoff waits are 0 ms, so retry tests do not sleep; Retry-After still applies in full.
-  return createHttpTransport({ authorizedOrigins: [server.url], apiKey: KEY, random: () => 0, timeoutMs: 10_000, ...extra });
+  return createHttpTransport({ authorizedOrigins: [server.url], apiKey: KEY, random: () => 0, timeoutMs: 10_000, directLoopback, ...extra });
 }
 
 function get(server: ScriptedServer, path = '/v2/thing', extra: Partial<HttpRequest> = {}): HttpRequest {

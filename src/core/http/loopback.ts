@@ -1,0 +1,56 @@
+// Requests to a service on this machine (the emulator, a local worker), plain http to a loopback address, go
+// through node's http client directly, around the editor's proxy support.
+//
+// Why: that support wraps fetch and http.request for every extension (@vscode/proxy-agent). On each request it
+// reads the proxy settings (five whole-configuration reads per fetch, three per http.request, in code-server
+// 4.100.3) and makes a new agent with no keep-alive, so each request also opens a new connection. During the
+// bench's 10,000-job batch against the emulator that was 74% of all the extension host allocated, and its
+// collections are the host's longest stalls (docs/decisions.md, issue 30). For loopback the support itself
+// never uses a proxy (it keeps the caller's agent for localhost and 127.0.0.1) and adds no certificates to plain
+// http, so it adds nothing there but that cost.
+//
+// How: `new http.ClientRequest(...)` is what node's `http.request` does; the support replaces `request` and
+// `get` on the module, not the class. Anything remote (the real service, https anywhere) keeps going through
+// the patched fetch, so a user's proxy and certificates still apply.
+import * as http from 'node:http';
+import { urlToHttpOptions } from 'node:url';
+import { toResponse } from './nodeResponse';
+
+/**
+ * GETs share kept-alive connections: a dropped one is retried like any GET (request.ts). Anything else gets a
+ * connection of its own: a job submission is never sent twice, so it must not meet a kept-alive connection the
+ * server closes as it is reused.
+ */
+const keptAlive = new http.Agent({ keepAlive: true });
+
+/** True for plain http to localhost, 127.0.0.0/8 or [::1]. */
+export function isLoopbackHttp(url: URL): boolean {
+  if (url.protocol !== 'http:') return false;
+  const host = url.hostname;
+  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/** Opens a request to a loopback `url` (isLoopbackHttp) with node's own client; the caller writes and ends it. */
+export function openLoopback(url: URL, options: http.RequestOptions): http.ClientRequest {
+  const method = (options.method ?? 'GET').toUpperCase();
+  return new http.ClientRequest({ ...urlToHttpOptions(url), ...options, agent: method === 'GET' ? keptAlive : false });
+}
+
+export interface LoopbackInit {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+/** fetch for a loopback `url`: the answer as a Response; redirects are the caller's (as fetch's `manual`). */
+export function loopbackFetch(url: URL, init: LoopbackInit): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
+    const bytes = init.body === undefined ? undefined : Buffer.from(init.body, 'utf8');
+    const headers = bytes ? { ...init.headers, 'content-length': String(bytes.byteLength) } : init.headers;
+    const req = openLoopback(url, { method: init.method, headers, signal: init.signal });
+    req.once('error', reject);
+    req.once('response', (res) => resolve(toResponse(res)));
+    req.end(bytes);
+  });
+}
