@@ -5,9 +5,9 @@
 // reads the proxy settings (five whole-configuration reads per fetch, three per http.request, in code-server
 // 4.100.3) and makes a new agent with no keep-alive, so each request also opens a new connection. During the
 // bench's 10,000-job batch against the emulator that was 74% of all the extension host allocated, and its
-// collections are the host's longest stalls (docs/decisions.md, issue 30). For loopback the support itself
-// never uses a proxy (it keeps the caller's agent for localhost and 127.0.0.1) and adds no certificates to plain
-// http, so it adds nothing there but that cost.
+// collections are the host's longest stalls (docs/decisions.md, issue 30). For these hosts the support itself
+// never uses a proxy (its resolver answers DIRECT for them whatever the settings say) and it adds no
+// certificates to plain http, so it adds nothing there but that cost.
 //
 // How: `new http.ClientRequest(...)` is what node's `http.request` does; the support replaces `request` and
 // `get` on the module, not the class. Anything remote (the real service, https anywhere) keeps going through
@@ -23,11 +23,13 @@ import { toResponse } from './nodeResponse';
  */
 const keptAlive = new http.Agent({ keepAlive: true });
 
-/** True for plain http to localhost, 127.0.0.0/8 or [::1]. */
+/**
+ * True for plain http to localhost, 127.0.0.1 or [::1]: the hosts the editor's proxy resolver answers DIRECT
+ * for whatever the proxy settings say (@vscode/proxy-agent's `resolveProxy`), so no proxy could apply to them.
+ */
 export function isLoopbackHttp(url: URL): boolean {
-  if (url.protocol !== 'http:') return false;
   const host = url.hostname;
-  return host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return url.protocol === 'http:' && (host === 'localhost' || host === '127.0.0.1' || host === '[::1]');
 }
 
 /** Opens a request to a loopback `url` (isLoopbackHttp) with node's own client; the caller writes and ends it. */

@@ -10,9 +10,9 @@ import * as z from 'zod/mini';
 import { createHttpTransport, type HttpRequest } from '../../../src/core/http/request';
 import { isLoopbackHttp } from '../../../src/core/http/loopback';
 
-test('loopback is plain http to localhost, 127.0.0.0/8 or [::1]; anything else is not', () => {
-  for (const u of ['http://127.0.0.1:8080/v2', 'http://localhost/x', 'http://127.1.2.3:1/', 'http://[::1]:9/']) assert.equal(isLoopbackHttp(new URL(u)), true, u);
-  for (const u of ['https://127.0.0.1/', 'https://localhost/', 'http://api.runpod.ai/v2', 'http://10.0.0.1/', 'http://127.0.0.1.example.com/', 'http://[::2]/']) {
+test('loopback is plain http to localhost, 127.0.0.1 or [::1] (the editor resolves those DIRECT); anything else is not', () => {
+  for (const u of ['http://127.0.0.1:8080/v2', 'http://localhost/x', 'http://[::1]:9/']) assert.equal(isLoopbackHttp(new URL(u)), true, u);
+  for (const u of ['https://127.0.0.1/', 'https://localhost/', 'http://api.runpod.ai/v2', 'http://10.0.0.1/', 'http://127.0.0.1.example.com/', 'http://127.0.0.2/', 'http://[::2]/']) {
     assert.equal(isLoopbackHttp(new URL(u)), false, u);
   }
 });
