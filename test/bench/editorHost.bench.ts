@@ -85,7 +85,7 @@ export default async function editorHostBench(ctx: BenchContext): Promise<void> 
     // Issue 23: a 1,000- and a 10,000-job batch in the extension host (test/editor/batchHeap.bench.test.ts).
     const batchFile = `${outFile}.batch.json`;
     if (!existsSync(batchFile)) throw new Error(`the batch heap suite wrote no figures to ${batchFile}`);
-    const h = JSON.parse(readFileSync(batchFile, 'utf8')) as { growth1000: number; growth10000: number; eventLoopDelayMaxMs10000: number; eventLoopDelayP99Ms10000: number; eventLoopIntervalMax10Ms10000: number; gcPauseMaxMs10000: number; gcMaxThreadRunMs10000: number; gcMaxThreadRunQueueMs10000: number; gcMaxSpanMs10000: number; threadRunQueueTotalMs10000: number; tookMs10000: number };
+    const h = JSON.parse(readFileSync(batchFile, 'utf8')) as { growth1000: number; growth10000: number; eventLoopDelayMaxMs10000: number; eventLoopDelayP99Ms10000: number; eventLoopIntervalMax10Ms10000: number; gcPauseMaxMs10000: number; gcMaxThreadRunMs10000: number; gcMaxThreadRunQueueMs10000: number; gcMaxSpanMs10000: number; threadRunQueueTotalMs10000: number; tookMs10000: number; longestLateAtMs10000: number; longestLateThreadRunMs10000: number; longestLateThreadRunQueueMs10000: number };
     ctx.log(`extension host: heap growth ${(h.growth1000 / 1e6).toFixed(1)} MB for 1,000 batch jobs, ${(h.growth10000 / 1e6).toFixed(1)} MB for 10,000`);
     ctx.report('batch.hostHeapGrowth1k', h.growth1000, 'bytes');
     ctx.report('batch.hostHeapGrowth10k', h.growth10000, 'bytes', { name: 'batch.hostHeapGrowth1k', value: h.growth1000 });
@@ -100,6 +100,11 @@ export default async function editorHostBench(ctx: BenchContext): Promise<void> 
     ctx.report('batch.hostGcMax.threadRunQueue', h.gcMaxThreadRunQueueMs10000, 'ms');
     ctx.report('batch.hostGcMax.span', h.gcMaxSpanMs10000, 'ms');
     ctx.report('batch.hostThreadRunQueueTotal', h.threadRunQueueTotalMs10000, 'ms');
+    // The longest stall itself, collection or not: where in the batch, and the main thread over it (ran: a task or
+    // a collection of the host's; waited: no core for it; the rest asleep).
+    ctx.report('batch.hostLongestLate.at', h.longestLateAtMs10000, 'ms');
+    ctx.report('batch.hostLongestLate.threadRun', h.longestLateThreadRunMs10000, 'ms');
+    ctx.report('batch.hostLongestLate.threadRunQueue', h.longestLateThreadRunQueueMs10000, 'ms');
     // Issue 30: the longest garbage collection on the host during the billing refresh and the 10,000-job batch,
     // beside the event-loop maxima above, so that a stall that comes back names its cause (a collection or not).
     ctx.report('host.gcPauseMax', Math.max(b.gcPauseMaxMs, h.gcPauseMaxMs10000), 'ms');

@@ -94,10 +94,12 @@ suite('batch host heap @bench', () => {
       figures[`longestLateEndUs${n}`] = seen.longestLateEndUs;
       // How far into the batch the longest lateness ended (the batch's start, its end, or its steady state).
       figures[`longestLateAtMs${n}`] = (seen.longestLateEndUs - seen.startUs) / 1000;
+      figures[`longestLateThreadRunMs${n}`] = seen.longestLateThreadRunMs;
+      figures[`longestLateThreadRunQueueMs${n}`] = seen.longestLateThreadRunQueueMs;
       figures[`tookMs${n}`] = tookMs;
       // The host process's CPU (all its threads) while the batch ran: what the batch cost the shared host.
       figures[`hostCpuMs${n}`] = (cpu.user + cpu.system) / 1000;
-      console.log(`batch of ${n}: ${(tookMs / 1000).toFixed(1)} s, host CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, heap ${(before / 1e6).toFixed(1)} -> ${(after / 1e6).toFixed(1)} MB, event-loop delay max ${seen.eventLoopDelayMaxMs.toFixed(1)} ms (a 10 ms timer's longest interval ${seen.eventLoopIntervalMax10Ms.toFixed(1)} ms; longest lateness ${seen.longestLateMs.toFixed(1)} ms, ending ${((seen.longestLateEndUs - seen.startUs) / 1e6).toFixed(1)} s in), longest gc ${seen.gcPauseMaxMs.toFixed(1)} ms (${seen.gcPauseMaxKind}; over ${seen.gcMaxSpanMs.toFixed(0)} ms around it the host's thread ran ${seen.gcMaxThreadRunMs.toFixed(1)} ms and waited for a core ${seen.gcMaxThreadRunQueueMs.toFixed(1)} ms); waited for a core ${seen.threadRunQueueTotalMs.toFixed(0)} ms in all`);
+      console.log(`batch of ${n}: ${(tookMs / 1000).toFixed(1)} s, host CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, heap ${(before / 1e6).toFixed(1)} -> ${(after / 1e6).toFixed(1)} MB, event-loop delay max ${seen.eventLoopDelayMaxMs.toFixed(1)} ms (a 10 ms timer's longest interval ${seen.eventLoopIntervalMax10Ms.toFixed(1)} ms; longest lateness ${seen.longestLateMs.toFixed(1)} ms, ending ${((seen.longestLateEndUs - seen.startUs) / 1e6).toFixed(1)} s in, the host's thread ran ${seen.longestLateThreadRunMs.toFixed(1)} ms of it and waited for a core ${seen.longestLateThreadRunQueueMs.toFixed(1)} ms), longest gc ${seen.gcPauseMaxMs.toFixed(1)} ms (${seen.gcPauseMaxKind}; over ${seen.gcMaxSpanMs.toFixed(0)} ms around it the host's thread ran ${seen.gcMaxThreadRunMs.toFixed(1)} ms and waited for a core ${seen.gcMaxThreadRunQueueMs.toFixed(1)} ms); waited for a core ${seen.threadRunQueueTotalMs.toFixed(0)} ms in all`);
     }
     figures.ratio = figures.growth10000! / Math.max(1, figures.growth1000!);
     writeBenchFigures(outPath, figures);

@@ -50,6 +50,12 @@ export interface HostStalls {
   longestLateMs: number;
   longestLateEndUs: number;
   startUs: number;
+  /**
+   * The main thread over that late timer's interval, as over the longest collection: on a core (a task of the
+   * host's ran, or a collection), waiting for one (the machine had none), the rest asleep. NaN off Linux.
+   */
+  longestLateThreadRunMs: number;
+  longestLateThreadRunQueueMs: number;
 }
 
 /** The calling thread's time on a core and waiting for one, in ns (Linux's schedstat); undefined elsewhere. */
@@ -88,7 +94,9 @@ export function watchHostStalls(name: string): { ready: Promise<void>; stop(): P
   let atMax = { run: NaN, queued: NaN, span: NaN };
   let lateMax = 0;
   let lateEndUs = 0;
+  let atLate = { run: NaN, queued: NaN };
   let tick = process.hrtime.bigint();
+  let tickSchedule = first;
   const startUs = Number(tick / 1000n);
   // One timer for both: the thread's schedule every 5 ms, and how late the timer itself ran.
   const sampler = setInterval(() => {
@@ -99,7 +107,9 @@ export function watchHostStalls(name: string): { ready: Promise<void>; stop(): P
     if (late > lateMax) {
       lateMax = late;
       lateEndUs = Number(now / 1000n);
+      atLate = last && tickSchedule ? { run: (last.run - tickSchedule.run) / 1e6, queued: (last.queued - tickSchedule.queued) / 1e6 } : { run: NaN, queued: NaN };
     }
+    tickSchedule = last;
   }, 5);
   const observer = new PerformanceObserver((list) => {
     const now = threadSchedule();
@@ -142,6 +152,8 @@ export function watchHostStalls(name: string): { ready: Promise<void>; stop(): P
         longestLateMs: lateMax,
         longestLateEndUs: lateEndUs,
         startUs,
+        longestLateThreadRunMs: atLate.run,
+        longestLateThreadRunQueueMs: atLate.queued,
       };
     },
   };
