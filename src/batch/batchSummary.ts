@@ -68,6 +68,15 @@ export function progressText(s: BatchSnapshot): string {
   return `${countsText(s.tally)} · ${spentText(s.tally, ended(s))}${s.notice ? ` · ${s.notice}` : ''}`;
 }
 
+/**
+ * The notification when a batch has ended: "Batch pix on flux: 6 of 6 done · 2 cancelled · 4 not sent (batch
+ * cancelled). Cost: $0.0012. Cancelled." Its state's words end as a sentence (a bare "Cancelled" trailed the cost).
+ */
+export function endText(title: string, endpointId: string, t: Readonly<BatchTally>, notice: string | undefined): string {
+  const words = notice && !/[.!?…]$/.test(notice) ? `${notice}.` : notice;
+  return `Batch ${title} on ${endpointId}: ${countsText(t)}. ${spentText(t, true)}.${words ? ` ${words}` : ''}`;
+}
+
 /** Retry Failed's tooltip: what it will run, or why it is off (a cancel's dialog used to promise what it then refused). */
 export function retryTitle(s: BatchSnapshot): string {
   const t = s.tally;

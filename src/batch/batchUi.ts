@@ -8,7 +8,7 @@ import { loadCompare } from '../compare/registerCompare';
 import { BatchPanel, type BatchPanelActions } from './batchPanel';
 import { recordOfRow } from './batchJobRecord';
 import type { BatchSession } from './batchSession';
-import { countsText, progressText, spentText } from './batchSummary';
+import { endText, progressText, spentText } from './batchSummary';
 import { askToCancel, askToRetry, CANCEL_BATCH, exportCsv, modalConfirm, type Confirm } from './batchQuestions';
 
 export interface BatchUiDeps {
@@ -89,9 +89,7 @@ export class BatchUi implements vscode.Disposable, BatchPanelActions {
       } finally {
         listener.dispose();
       }
-      const t = session.snapshot.tally;
-      const notice = session.notice;
-      if (session.finished) void vscode.window.showInformationMessage(`Batch ${session.o.title} on ${session.endpointId}: ${countsText(t)}. ${spentText(t, true)}.${notice ? ` ${notice}` : ''}`);
+      if (session.finished) void vscode.window.showInformationMessage(endText(session.o.title, session.endpointId, session.snapshot.tally, session.notice));
       if (session.finished) void this.askAboutUnknown(session);
     });
   }

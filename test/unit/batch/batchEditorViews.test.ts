@@ -8,7 +8,7 @@ import { JobDurationModel, durationKey } from '../../../src/core/jobs/durationMo
 import * as path from 'node:path';
 import { rowView, inputSummary } from '../../../src/batch/batchRowView';
 import { thumbnailFile } from '../../../src/batch/batchThumbnail';
-import { countsText, spentText } from '../../../src/batch/batchSummary';
+import { countsText, endText, spentText } from '../../../src/batch/batchSummary';
 import { countRow } from '../../../src/core/batch/batchTally';
 import { tally } from './tallyReference';
 import { planBatch, rangeText } from '../../../src/batch/batchPlanning';
@@ -113,6 +113,14 @@ describe('batch rows as the panel shows them', () => {
     ]);
     assert.equal(countsText(t), '5 of 5 done · 1 completed · 1 cancelled · 2 not sent (batch cancelled) · 1 unknown or lost');
     assert.equal(t.completed + t.failed + t.cancelled + t.skipped + t.unknown + t.running + t.notSent, t.total);
+  });
+
+  test('the notification at the end: counts, cost, then the state as a sentence, never a stray word or ".."', () => {
+    const t = tally([row(0, { phase: 'ended', status: 'CANCELLED' }), row(1, { phase: 'skipped' })]);
+    const head = `Batch pix on flux: ${countsText(t)}. ${spentText(t, true)}.`;
+    assert.equal(endText('pix', 'flux', t, 'Cancelled'), `${head} Cancelled.`);
+    assert.equal(endText('pix', 'flux', t, 'Finished: every job had been sent before the pause, and all have ended.'), `${head} Finished: every job had been sent before the pause, and all have ended.`);
+    assert.equal(endText('pix', 'flux', t, undefined), head);
   });
 
   test('the runner\'s tally, kept as rows change, is the tally of its rows counted afresh', async () => {
