@@ -170,9 +170,10 @@ suite('batch trust (issue 27)', () => {
     // Two were running and are cancelled; four were never sent, and say so (the rows' own words), not "cancelled".
     assert.equal(counts, '6 of 6 done · 2 cancelled · 4 not sent (batch cancelled)');
     if (driverAvailable()) {
-      const text = await eventually(async () => { const t = await toasts(); return t.includes(`Batch trust-counts on forever: ${counts}.`) ? t : undefined; }, 'the notification at the end to say the same counts');
-      // The state's word ends as a sentence after the cost (a walk by hand read "…Cost: $0.0012. Cancelled").
-      assert.match(text.slice(text.indexOf(`${counts}. Cost: `)), /^[^$]*\. Cost: \$[\d.]+( \(estimate\))?\. Cancelled\./);
+      await eventually(async () => (await toasts()).includes(`Batch trust-counts on forever: ${counts}.`) || undefined, 'the notification at the end to say the same counts');
+      // Its state's word ends as a sentence after the cost (a walk by hand read "…Cost: $0.0012. Cancelled").
+      const said = await textContent('.notifications-center .notification-list-item-message:has-text("Batch trust-counts on forever:")');
+      assert.match(said, /\. Cost: \$[\d.]+( \(estimate\))?\. Cancelled\.$/);
     }
   });
 });
