@@ -2,9 +2,11 @@
 // "Use Local Emulator" (emulatorLauncher.ts) and for "Serve Worker Locally" (../localWorker/localWorkerServer.ts).
 // `process.execPath` is Node in code-server and the Electron binary in desktop VS Code; ELECTRON_RUN_AS_NODE=1
 // makes the latter behave as Node too. One place, so a fix (such as --exit-with-stdin) reaches both.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import * as path from 'node:path';
 import type { Logger } from '../core/log';
+import { SESSION_OF_ITS_OWN, yieldCoresToEditor } from './yieldToEditor';
 
 /** The emulator prints one line containing its origin when it is ready (issue #3). */
 const READY_LINE = /(http:\/\/[^\s/]+)/;
@@ -29,14 +31,25 @@ export interface EmulatorProcessOptions {
   onExit: () => void;
 }
 
-export function startEmulatorProcess(o: EmulatorProcessOptions): EmulatorProcess {
-  const script = path.join(o.extensionPath, 'dist', 'emulator.js');
+/**
+ * Spawns the emulator with `args` (after `--host 127.0.0.1`), yielding the cores to the editor (yieldToEditor.ts).
+ * The editor suites start theirs with it too, so what they measure is what the extension runs.
+ */
+export function spawnEmulator(extensionPath: string, args: readonly string[]): ChildProcessByStdio<Writable, Readable, Readable> {
   // stdin a pipe with --exit-with-stdin: the emulator (and any worker processes under it) ends with the
-  // extension host, even one that was SIGKILLed or crashed and never stopped it.
-  const child = spawn(process.execPath, [script, '--host', '127.0.0.1', ...o.args, '--exit-with-stdin'], {
+  // extension host, even one that was SIGKILLed or crashed and never stopped it (a session of its own, which
+  // SESSION_OF_ITS_OWN gives it, is not ended with the host's).
+  const child = spawn(process.execPath, [path.join(extensionPath, 'dist', 'emulator.js'), '--host', '127.0.0.1', ...args, '--exit-with-stdin'], {
     env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
     stdio: ['pipe', 'pipe', 'pipe'],
+    detached: SESSION_OF_ITS_OWN,
   });
+  yieldCoresToEditor(child.pid);
+  return child;
+}
+
+export function startEmulatorProcess(o: EmulatorProcessOptions): EmulatorProcess {
+  const child = spawnEmulator(o.extensionPath, o.args);
   const ready = new Promise<string>((resolve, reject) => {
     let buffered = '';
     let settled = false;
@@ -58,6 +71,8 @@ export function startEmulatorProcess(o: EmulatorProcessOptions): EmulatorProcess
       if (match?.[1]) {
         settled = true;
         clearTimeout(timer);
+        // Again now it runs: the threads node made at its start (the first call may have come before them).
+        yieldCoresToEditor(child.pid);
         resolve(match[1]);
       }
     });

@@ -6,8 +6,8 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { constants, getPriority, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { silentLogger } from '../../src/core/log';
 import { LocalWorkerServer } from '../../src/localWorker/localWorkerServer';
@@ -33,6 +33,27 @@ function childrenOf(ppid: number, needle: string): number[] {
     }
   }
   return out;
+}
+
+/** The session a process leads or belongs to (field 6 of /proc/PID/stat). */
+function sessionOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+}
+
+/**
+ * The emulator yields the cores to the editor (src/connection/yieldToEditor.ts): a session of its own (so a
+ * scheduling group of its own where the kernel groups by session), below-normal priority for that group and for
+ * every thread of `pid`.
+ */
+function assertYieldsToEditor(pid: number, starter: number, what: string): void {
+  assert.notEqual(sessionOf(pid), sessionOf(starter), `${what} runs in a session of its own`);
+  for (const tid of readdirSync(`/proc/${pid}/task`).map(Number)) {
+    assert.equal(getPriority(tid), constants.priority.PRIORITY_BELOW_NORMAL, `${what}: thread ${tid} below normal priority`);
+  }
+  if (existsSync('/proc/sys/kernel/sched_autogroup_enabled') && readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() === '1') {
+    assert.match(readFileSync(`/proc/${pid}/autogroup`, 'utf8'), / nice 10\b/, `${what}: its scheduling group below normal priority`);
+  }
 }
 
 function alive(pid: number): boolean {
@@ -72,16 +93,22 @@ async function startParent(args: string[]): Promise<{ parent: ChildProcess; orig
 
 describe('the emulator ends with the process that started it, even one killed with SIGKILL', () => {
   const killed: number[] = [];
+  // The parents too: a failed assertion before a test kills its parent would leave it (and the run) waiting.
+  const parents: ChildProcess[] = [];
   after(() => {
+    for (const p of parents) if (p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
     for (const pid of killed) if (alive(pid)) process.kill(pid, 'SIGKILL');
   });
 
   test('Serve Worker Locally: the emulator and the worker processes under it exit within seconds', { skip }, async () => {
     const { parent, origin, endpointId } = await startParent(['local-worker', HANDLER, VENV_PYTHON]);
+    parents.push(parent);
     const [emulator] = childrenOf(parent.pid!, 'emulator.js');
     assert.ok(emulator, 'the parent runs an emulator');
     killed.push(emulator);
     const workers = await waitFor('the warm worker to have a pid', () => workerPids(origin, endpointId!));
+    assertYieldsToEditor(emulator, parent.pid!, 'the emulator');
+    for (const pid of workers) assertYieldsToEditor(pid, parent.pid!, `the worker process ${pid}`);
     parent.kill('SIGKILL');
     await waitFor('the emulator to exit', async () => (alive(emulator) ? undefined : true), 8000);
     await waitFor('its worker processes to exit', async () => (workers.every((pgid) => processesInGroup(pgid).length === 0) ? true : undefined), 8000);
@@ -89,9 +116,11 @@ describe('the emulator ends with the process that started it, even one killed wi
 
   test('Use Local Emulator: the emulator exits within seconds', async () => {
     const { parent } = await startParent(['emulator']);
+    parents.push(parent);
     const [emulator] = childrenOf(parent.pid!, 'emulator.js');
     assert.ok(emulator, 'the parent runs an emulator');
     killed.push(emulator);
+    assertYieldsToEditor(emulator, parent.pid!, 'the emulator');
     parent.kill('SIGKILL');
     await waitFor('the emulator to exit', async () => (alive(emulator) ? undefined : true), 8000);
   });

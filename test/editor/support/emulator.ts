@@ -1,12 +1,13 @@
 // The built emulator (dist/emulator.js, demo data) as a child process of the extension host, on a free port,
 // for editor suites that need a service to talk to (the job suites and the memory benches).
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ServiceClient } from '../../../src/core/service';
 import type { JobRunnerApi } from '../../../src/jobs/registerJobs';
+import { spawnEmulator } from '../../../src/connection/emulatorProcess';
+import { yieldCoresToEditor } from '../../../src/connection/yieldToEditor';
 import { activateExtension } from './extension';
 
 /** The emulator's demo key with every permission (src/emulator/demo). */
@@ -21,11 +22,9 @@ export interface RunningEmulator {
 export async function startEmulator(extensionPath: string, options: { configFile?: string } = {}): Promise<RunningEmulator> {
   const config = options.configFile ? ['--config', options.configFile] : [];
   // --exit-with-stdin: an extension host that is killed (a timed-out run) takes the emulator with it.
-  const child = spawn(process.execPath, [path.join(extensionPath, 'dist', 'emulator.js'), '--host', '127.0.0.1', '--port', '0', '--exit-with-stdin', ...config], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    // The extension host's node is Electron's (or code-server's): make sure it runs as plain node.
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-  });
+  // As the extension starts its own (a session of its own, below the editor's priority): what the suites measure
+  // beside it is what a user's editor sees.
+  const child = spawnEmulator(extensionPath, ['--port', '0', ...config]);
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`emulator did not start: ${output}`)), 30_000);
@@ -34,6 +33,7 @@ export async function startEmulator(extensionPath: string, options: { configFile
       const m = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
       if (m) {
         clearTimeout(timer);
+        yieldCoresToEditor(child.pid);
         resolve(m[0]);
       }
     };

@@ -16,7 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 // emulator decides when its workers stop.
 const WATCHDOG = `
 const { spawn } = require('child_process');
-const { writeSync, constants: _c } = require('fs');
+const { writeSync, writeFileSync, constants: _c } = require('fs');
 const os = require('os');
 const [cmd, ...args] = JSON.parse(process.argv[1]);
 let child;
@@ -24,6 +24,9 @@ const killGroup = () => { if (child && child.pid) { try { process.kill(-child.pi
 child = spawn(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
 child.on('error', (e) => { process.stderr.write('cannot start ' + cmd + ': ' + e.message + '\\n'); process.exit(127); });
 if (child.pid) { try { writeSync(3, child.pid + '\\n'); } catch {} }
+// The worker's scheduling group (its session's, Linux) at the watchdog's priority: an emulator the extension
+// started below the editor's (src/connection/yieldToEditor.ts) keeps a user's handler there too.
+if (child.pid && process.platform === 'linux' && os.getPriority() > 0) { try { writeFileSync('/proc/' + child.pid + '/autogroup', String(os.getPriority())); } catch {} }
 child.on('exit', (code, signal) => { killGroup(); process.exit(code !== null ? code : 128 + (os.constants.signals[signal] || 0)); });
 const gone = () => { killGroup(); process.exit(0); };
 process.stdin.on('data', () => {});
