@@ -61,6 +61,46 @@ describe('manifest', () => {
     assert.equal(state.rows.get(2)?.phase, 'unknown');
   });
 
+  test('lines asked for while an append is under way go together in the next one, in call order; writeNow waits for them', async () => {
+    const path = join(dir, 'together.jsonl');
+    const w = await ManifestWriter.open(path);
+    // Asked for in one turn: one append (the promise a line gets is its append's).
+    const first = w.write(header);
+    assert.equal(w.write(row(0, 'pending')), first, 'a line asked for before the append starts joins it');
+    await Promise.resolve();
+    await Promise.resolve();
+    // The first append has started (its file work is under way): these go in the next one, together.
+    const second = w.write(row(1, 'pending'));
+    assert.notEqual(second, first, 'a line asked for after the append started is not in it');
+    for (let i = 0; i < 50; i++) assert.equal(w.write(row(2, 'active', { status: `S${i}` })), second);
+    assert.equal(w.idle, false);
+    assert.throws(() => w.writeNow(row(0, 'submitting')), /still being written/, 'writeNow never passes a line asked for before it');
+    await w.settled();
+    assert.equal(w.idle, true);
+    w.writeNow(row(0, 'submitting'));
+    await w.close();
+    const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; index?: number; status?: string; phase?: string });
+    assert.equal(lines.length, 1 + 1 + 1 + 50 + 1);
+    assert.deepEqual(lines.slice(0, 3).map((l) => l.phase ?? l.type), ['batch', 'pending', 'pending']);
+    assert.deepEqual(lines.slice(3, 53).map((l) => l.status), Array.from({ length: 50 }, (_, i) => `S${i}`), 'in call order');
+    assert.equal(lines[53]!.phase, 'submitting');
+  });
+
+  test('a line that cannot be made into JSON is refused at once, and the writer writes on', async () => {
+    const path = join(dir, 'fails.jsonl');
+    const w = await ManifestWriter.open(path);
+    await w.write(header);
+    const circular: Record<string, unknown> = { type: 'job' };
+    circular.self = circular;
+    // writeNow depends on `idle`: a refused line must not leave it false.
+    assert.throws(() => w.write(circular as unknown as JobRow));
+    assert.equal(w.idle, true);
+    await w.write(row(0, 'pending'));
+    await w.close();
+    await assert.rejects(w.write(row(1, 'pending')), /closed/);
+    assert.equal(readFileSync(path, 'utf8').trim().split('\n').length, 2);
+  });
+
   test('a resume after a torn last line writes on a line of its own: its first line is not glued to the torn one', async () => {
     const path = join(dir, 'torn.jsonl');
     const w = await ManifestWriter.open(path);
