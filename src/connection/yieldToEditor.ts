@@ -7,8 +7,10 @@
 //   host's collector threads waited 10-27 ms for a core while the host's main thread waited for them;
 // - below-normal priority for that group and for each of its threads, so under contention a core goes to the
 //   editor first; with cores to spare the emulator is as fast as before.
-// Worker processes it starts later (a user's handler.py) inherit both. Elsewhere (macOS, Windows) the priority
-// call covers the whole process and no session is made (on Windows `detached` would open a console window).
+// Worker processes it starts later (a user's handler.py) inherit the threads' priority; each runs in a session of
+// its own, whose group its watchdog sets to the emulator's priority (src/emulator/workers/process/workerProcess.ts).
+// Elsewhere (macOS, Windows) the priority call covers the whole process and no session is made (on Windows
+// `detached` would open a console window).
 import { readdirSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 

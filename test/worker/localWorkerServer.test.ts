@@ -1,8 +1,9 @@
 // The editor's two emulator launchers (src/localWorker/localWorkerServer.ts for Serve Worker Locally,
 // src/connection/emulatorLauncher.ts for Use Local Emulator) run here without the editor, as the extension host
 // runs them: the emulator they start, and the user's worker processes under it, end with the process that
-// started it even when that process is SIGKILLed (--exit-with-stdin); and restarts of the local worker run one
-// after the other, so two quick ones leave exactly one emulator and stop() leaves none.
+// started it even when that process is SIGKILLed (--exit-with-stdin); both yield the cores to the editor (a
+// session of their own, below-normal priority: src/connection/yieldToEditor.ts); and restarts of the local worker
+// run one after the other, so two quick ones leave exactly one emulator and stop() leaves none.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
