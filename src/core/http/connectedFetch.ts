@@ -13,7 +13,7 @@
 // (except on loopback, where no proxy does: loopback.ts).
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { isLoopbackHttp, openLoopback } from './loopback';
+import { openLoopback } from './loopback';
 import { toResponse } from './nodeResponse';
 
 /**
@@ -35,12 +35,16 @@ export interface ConnectedRequest {
   signal: AbortSignal;
 }
 
-/** Sends `init` to `url`, calling `before` once the connection is open and its commit just before its bytes are written. */
-export function fetchAfterConnect(url: URL, init: ConnectedRequest, before: OnSending, directLoopback = true): Promise<Response> {
+/**
+ * Sends `init` to `url`, calling `before` once the connection is open and its commit just before its bytes are
+ * written. `aroundProxy`: the caller's decision that `url` is on this machine and goes around the editor's proxy
+ * support (loopback.ts); made by the caller, once, for this transport and the plain one alike.
+ */
+export function fetchAfterConnect(url: URL, init: ConnectedRequest, before: OnSending, aroundProxy: boolean): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     const bytes = Buffer.from(init.body, 'utf8');
     const options = { method: init.method, headers: { ...init.headers, 'content-length': String(bytes.byteLength) }, signal: init.signal };
-    const req = directLoopback && isLoopbackHttp(url)
+    const req = aroundProxy
       ? openLoopback(url, options)
       : (url.protocol === 'https:' ? https : http).request(url, options);
     req.once('error', reject);

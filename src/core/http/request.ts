@@ -209,9 +209,10 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         // is open (connectedFetch.ts); one to this machine goes around the editor's proxy support (loopback.ts); a
         // test's own fetch is kept (it calls onSending itself, or not at all).
         const onSending = request.onSending;
+        const aroundProxy = directLoopback && isLoopbackHttp(url); // decided here only, for both transports
         const response = options.fetch ? await options.fetch(url, { ...init, redirect: 'manual' })
-          : onSending && body !== undefined ? await fetchAfterConnect(url, { ...init, body }, onSending, directLoopback)
-          : directLoopback && isLoopbackHttp(url) ? await loopbackFetch(url, init)
+          : onSending && body !== undefined ? await fetchAfterConnect(url, { ...init, body }, onSending, aroundProxy)
+          : aroundProxy ? await loopbackFetch(url, init)
           : await globalThis.fetch(url, { ...init, redirect: 'manual' });
         const location = response.headers.get('location');
         // Only GETs follow redirects: re-sending a job submission elsewhere is not ours to decide.
