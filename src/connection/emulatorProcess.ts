@@ -45,6 +45,8 @@ export function spawnEmulator(extensionPath: string, args: readonly string[]): C
     detached: SESSION_OF_ITS_OWN,
   });
   yieldCoresToEditor(child.pid);
+  // Again once it runs (its first output is its ready line): threads node made before the first call.
+  child.stdout.once('data', () => yieldCoresToEditor(child.pid));
   return child;
 }
 
@@ -71,8 +73,6 @@ export function startEmulatorProcess(o: EmulatorProcessOptions): EmulatorProcess
       if (match?.[1]) {
         settled = true;
         clearTimeout(timer);
-        // Again now it runs: the threads node made at its start (the first call may have come before them).
-        yieldCoresToEditor(child.pid);
         resolve(match[1]);
       }
     });

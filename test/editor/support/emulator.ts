@@ -7,7 +7,6 @@ import * as vscode from 'vscode';
 import type { ServiceClient } from '../../../src/core/service';
 import type { JobRunnerApi } from '../../../src/jobs/registerJobs';
 import { spawnEmulator } from '../../../src/connection/emulatorProcess';
-import { yieldCoresToEditor } from '../../../src/connection/yieldToEditor';
 import { activateExtension } from './extension';
 
 /** The emulator's demo key with every permission (src/emulator/demo). */
@@ -33,7 +32,6 @@ export async function startEmulator(extensionPath: string, options: { configFile
       const m = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
       if (m) {
         clearTimeout(timer);
-        yieldCoresToEditor(child.pid);
         resolve(m[0]);
       }
     };
