@@ -10,8 +10,16 @@ export class EmulatorClock {
   private frozenAt: number | undefined;
   private readonly listeners = new Set<ClockListener>();
 
-  constructor(start?: Date) {
-    this.offsetMs = start ? start.getTime() - Date.now() : 0;
+  /**
+   * Frozen from the start, the clock stands at `start` exactly. Freezing it afterwards would read the real clock
+   * a second time, and a millisecond that ticked between the two reads put every scaler look (whole seconds)
+   * one millisecond out of step with a test's expected seconds: a failure once in a few hundred runs.
+   */
+  constructor(start?: Date, frozen = false) {
+    const real = Date.now();
+    const at = start?.getTime() ?? real;
+    this.offsetMs = at - real;
+    if (frozen) this.frozenAt = at;
   }
 
   /** Milliseconds since the epoch on the emulator clock. */

@@ -83,8 +83,7 @@ function urlOf(host: string, port: number): string {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const config = parseConfig(options.config ?? demoConfig());
   const host = options.host ?? '127.0.0.1';
-  const clock = new EmulatorClock(config.now !== undefined ? new Date(config.now) : undefined);
-  if (config.clockFrozen) clock.freeze(true);
+  const clock = new EmulatorClock(config.now !== undefined ? new Date(config.now) : undefined, config.clockFrozen);
   const store = new BillingStore();
   const keys = new KeyRing();
   const owners = new Map<EndpointConfig, Account>();
