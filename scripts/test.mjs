@@ -94,9 +94,12 @@ function countsOf(kind, out) {
  * must name what failed there, not 300 lines above it (a flaky real-editor test once failed CI unnamed).
  */
 function failedTitles(kind, out) {
-  const re = kind === 'node-test' ? /^\s*✖ (.+?)(?: \([\d.]+m?s\))?$/gm : kind === 'editor' ? /^\s*✗ (.+)$/gm : kind === 'pytest' ? /^FAILED (.+)$/gm : undefined;
+  // An editor suite prints its error under the title (run.mjs, scriptChecks.mjs): its first line goes with the
+  // title, so a red run says why as well as what (a resume-kill run once failed CI with only its title left).
+  const re = kind === 'node-test' ? /^\s*✖ (.+?)(?: \([\d.]+m?s\))?$/gm : kind === 'editor' ? /^\s*✗ (.+)\n\s*(.*)/gm : kind === 'pytest' ? /^FAILED (.+)$/gm : undefined;
   if (!re) return [];
-  const titles = [...new Set([...out.matchAll(re)].map((m) => m[1].trim()))].filter((t) => t !== 'failing tests:');
+  const titled = (m) => (m[2] ? `${m[1].trim().slice(0, 200)}\n         why: ${m[2].trim().slice(0, 400)}` : m[1].trim());
+  const titles = [...new Set([...out.matchAll(re)].map(titled))].filter((t) => t !== 'failing tests:');
   return titles.length > 8 ? [...titles.slice(0, 8), `... and ${titles.length - 8} more (above)`] : titles;
 }
 
@@ -126,7 +129,7 @@ for (const step of steps) {
   total.failed += failures;
   const counted = passed === undefined ? '' : `: ${passed} passed, ${failures} failed`;
   summary.push(`${code === 0 ? 'ok  ' : 'FAIL'} ${step.name}${counted} (${seconds} s)`);
-  if (failures) summary.push(...failedTitles(step.kind, out).map((t) => `       ✗ ${t.slice(0, 200)}`));
+  if (failures) summary.push(...failedTitles(step.kind, out).map((t) => `       ✗ ${t.includes('\n') ? t : t.slice(0, 200)}`));
   // Real-editor tests that passed only on their second try (test/editor/index.ts): green, but said.
   for (const m of out.matchAll(/^\s*↻ passed on its second try \(the first failure is above\): (.+)$/gm)) summary.push(`       ↻ passed on a second try: ${m[1].slice(0, 200)}`);
   if (code !== 0 && step.gate) {

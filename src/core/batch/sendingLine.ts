@@ -1,7 +1,8 @@
 // A row's `submitting` line, written at the last moment before its /run leaves (docs/batches.md "What is safe to
 // resend"): after every gate of the batch and once the connection is open (HttpRequest.onSending), in the same
-// synchronous step as the write of the request's bytes, so that a row is `submitting` only while its request can
-// really be on its way. A crash before leaves it `pending`.
+// synchronous step as the write of the request's last byte (the rest left before: no job is made of a body not
+// received whole), so that a row is `submitting` only while its request can really be on its way. A crash before
+// leaves it `pending`.
 import type { BatchRows } from './batchRows';
 import type { JobRow } from './manifestFormat';
 

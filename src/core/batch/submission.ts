@@ -32,7 +32,7 @@ export async function submitRow(c: SubmissionContext, index: number): Promise<Jo
   const item = o.items[index]!;
   const row = rows.get(index);
   const previous = row.jobId ? [...(row.previousJobIds ?? []), row.jobId] : row.previousJobIds;
-  // `submitting` is written in one step with the request's first bytes (sendingLine.ts): a crash after it leaves
+  // `submitting` is written in one step with the request's last byte (sendingLine.ts): a crash after it leaves
   // `submitting`, which a resume turns into `unknown` rather than send it twice.
   const line = new SendingLine(
     rows,

@@ -24,8 +24,9 @@ function neverConnected(e: NetworkError): boolean {
 const REJECTED: ReadonlySet<ServiceErrorKind> = new Set(['validation', 'notFound', 'badInput', 'badId', 'badQuery']);
 
 /**
- * `sent`: whether the request's first byte may have left (its `submitting` line was written, HttpRequest.onSending).
- * When it cannot have, a failure that would otherwise be `unknown` (a reset, a timeout) is `notSent`.
+ * `sent`: whether the request may have reached the service whole (its `submitting` line was written, and with it
+ * the body's last byte: HttpRequest.onSending, connectedFetch.ts). When it cannot have, a failure that would
+ * otherwise be `unknown` (a reset, a timeout) is `notSent`: a body never received whole makes no job.
  */
 export function classifySubmitFailure(e: unknown, sent = true): SubmitFailure {
   const message = e instanceof Error ? e.message : String(e);

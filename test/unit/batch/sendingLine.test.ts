@@ -73,15 +73,37 @@ describe('a row is submitting only while its request can be on its way', async (
       ? [...readManifestText(readFileSync(manifestPath, 'utf8')).rows.values()].filter((r) => r.phase === 'submitting' && !written.has(r.index) && r.index !== except).map((r) => r.index)
       : [];
     const original = net.Socket.prototype.write;
+    // A /run's body goes out in two writes (connectedFetch.ts): all but its last byte once connected, then that
+    // byte with the line. The request counts as sent when a write makes its body whole (it parses).
+    const bodies = new WeakMap<net.Socket, { i: number; text: string }>();
+    const early: number[] = []; // rows whose line was on file before any byte of their body left
     // Observed, not replaced: every write goes on to the real socket.
     net.Socket.prototype.write = function (this: net.Socket, ...args: Parameters<net.Socket['write']>) {
       const chunk = args[0];
-      const m = /^\{"input":\{"i":(\d+)/.exec(typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('latin1') : '');
+      const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('latin1') : '';
+      const m = /^\{"input":\{"i":(\d+)/.exec(text);
       if (m) {
-        const i = Number(m[1]);
-        const others = lineWithoutBytes(i);
-        if (others.length) violations.push(`row ${i}'s /run was written while row(s) ${others.join(', ')} were on file as submitting with nothing sent`);
-        written.add(i);
+        bodies.set(this, { i: Number(m[1]), text: '' });
+        if (lineWithoutBytes().includes(Number(m[1]))) early.push(Number(m[1]));
+      }
+      const body = bodies.get(this);
+      if (body) {
+        body.text += text;
+        let whole = false;
+        try {
+          JSON.parse(body.text);
+          whole = true;
+        } catch {
+          // not whole yet: its last byte goes with the line
+        }
+        if (whole) {
+          const others = lineWithoutBytes(body.i);
+          if (others.length) violations.push(`row ${body.i}'s /run was made whole while row(s) ${others.join(', ')} were on file as submitting with nothing sent`);
+          const phase = readManifestText(readFileSync(manifestPath, 'utf8')).rows.get(body.i)?.phase;
+          if (phase !== 'submitting') violations.push(`row ${body.i}'s /run was made whole with its row on file as ${phase}, not submitting`);
+          written.add(body.i);
+          bodies.delete(this);
+        }
       }
       return original.apply(this, args);
     } as typeof original;
@@ -98,6 +120,7 @@ describe('a row is submitting only while its request can be on its way', async (
       await runner.start();
       assert.equal(written.size, 12, 'every /run was seen leaving');
       assert.deepEqual(violations, []);
+      assert.deepEqual(early, [], 'a row\'s line was written before any of its body left: the body\'s first part goes once connected');
       assert.deepEqual(runner.rowList().map((r) => r.status), Array(12).fill('COMPLETED'));
     } finally {
       net.Socket.prototype.write = original;
