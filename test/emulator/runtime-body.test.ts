@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { until } from '../unit/support/until';
 import { assertProblem } from './assertions';
 import { RT, useRuntimeEmulator } from './runtimeFixtures';
 
@@ -31,13 +32,6 @@ async function hookServer(answers: number[]) {
   return { url, calls, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-async function until(what: string, cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 describe('the optional top-level fields', () => {
   test('webhook, policy and s3Config are accepted', async () => {
