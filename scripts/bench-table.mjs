@@ -58,6 +58,7 @@ const ROWS = [
   ['batch.hostLongestLate.threadRunQueue', 'that stall: the host\'s main thread waiting for a core (the rest of it, asleep)', ''],
   ['batch.resumeLoss', 'a batch of 150 jobs in a real VS Code, its extension host SIGKILLed when a third were accepted, the window reloaded, the batch resumed: jobs lost + jobs submitted twice, counted on the emulator', '0 (issue 23)'],
   ['batch.resumeLoss.unknownRows', 'the same: rows the manifest left "unknown" (killed between the submitting line and the /run answer; not resent by design, their jobs exist on the service)', ''],
+  ['batch.resumeLoss.caughtAtLastByte', 'the same: rows the kill caught between their submitting line and their /run\'s last byte ("unknown" with no job on the service: the one undecidable case, not counted lost; docs/batches.md)', ''],
   ['tune.replay10k', 'Tune: 10,000 arrivals x 20 candidate settings replayed on the emulator\'s engine in the replay\'s worker thread', 'at most 5 s (issue 29)'],
   ['tune.replay10k.hostLoopDelayMax', 'the same: the calling thread\'s worst event-loop delay meanwhile, against the same thread idle as long', 'at most 50 ms (issue 29)'],
   ['tune.accuracy.cost', 'Tune: replay of 1,000 recorded arrivals against what the emulator bills when they are really sent to it', 'within 2% (issue 29)'],

@@ -17,6 +17,8 @@ interface ResumeFigures {
   lost: number;
   submittedTwice: number;
   unknownRows: number;
+  /** Rows a kill caught between their line and their /run's last byte: no job, by design (not in `lost`). */
+  caughtAtLastByte: number;
   acceptedBeforeKill: number;
   jobsCreated: number;
   resumeSeconds: number;
@@ -41,6 +43,7 @@ export default async function batchResumeBench(ctx: BenchContext): Promise<void>
     ctx.report('batch.resumeLoss.lost', f.lost, 'jobs');
     ctx.report('batch.resumeLoss.submittedTwice', f.submittedTwice, 'jobs');
     ctx.report('batch.resumeLoss.unknownRows', f.unknownRows, 'jobs');
+    ctx.report('batch.resumeLoss.caughtAtLastByte', f.caughtAtLastByte, 'jobs');
     ctx.report('batch.resumeLoss.acceptedBeforeKill', f.acceptedBeforeKill, 'jobs');
     if (code !== 0) throw new Error(`the resume run failed (exit ${code}); its figures are reported above`);
   } finally {
