@@ -31,6 +31,17 @@ suite('batch trust (issue 27)', () => {
     { id: 'forever', kind: 'image', queueMs: 20, executionMs: 120_000, workersMin: 2, workersMax: 2 },
   ]);
   const panelOf = (session: BatchSession) => rig.api.batches.manager.panelOf(session)!;
+  /**
+   * What a timeout in test 1 needs to say (it failed twice in one CI run, 1e3708b, with nothing to go on): whether
+   * the host's row ever left the queue (the queue watch's /health reads and what they answered), or it did and the
+   * page never took it (no Batch panel in the editor, the page not ready).
+   */
+  const whyNotShown = (session: BatchSession): string => {
+    const rows = session.rows().map((r) => `${r.index}:${r.status ?? r.phase}`).join(' ');
+    const health = rig.proxy.requests.filter((r) => r.url.endsWith('/health') && r.at >= (session.rows()[0]?.submittedAt ?? 0));
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => `${t.label}${t.isActive ? '*' : ''}`));
+    return `host rows ${rows}; rows on the page ${panelOf(session).shownRows().length}; /health reads ${health.length} (${[...new Set(health.map((r) => r.status))].join(',')}); tabs [${tabs.join(', ')}]`;
+  };
 
   setup(async () => {
     await vscode.commands.executeCommand('notifications.clearAll');
@@ -46,7 +57,9 @@ suite('batch trust (issue 27)', () => {
     const seen = await eventually(() => {
       const v = panelOf(session).shownRows().find((r) => r.index === 1);
       return v && /^In progress/.test(v.status) ? Date.now() : undefined;
-    }, 'job 2 to read In progress', 20_000);
+    }, 'job 2 to read In progress', 20_000).catch((e: Error) => {
+      throw new Error(`${e.message}; ${whyNotShown(session)}`);
+    });
     if (driverAvailable()) {
       await eventually(async () => /^In progress/.test(await textContent(rowCell(1, 'status'), { inWebview: true })) || undefined, 'the page to say In progress too', 4_000);
     }

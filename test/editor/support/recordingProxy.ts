@@ -13,6 +13,8 @@ export interface Recorded {
   body?: string;
   /** Date.now() when the request arrived. */
   at: number;
+  /** The status the emulator answered (502: it did not answer), once it has. */
+  status?: number;
 }
 
 /** A pass-through proxy that records each request and points the emulator's own URLs back at itself. */
@@ -30,6 +32,7 @@ export async function startRecordingProxy(target: string): Promise<{ url: string
     }
     const headers = { ...req.headers, host: targetUrl.host };
     const upstream = http.request({ host: targetUrl.hostname, port: targetUrl.port, method: req.method, path: req.url, headers }, (up) => {
+      recorded.status = up.statusCode ?? 502;
       const type = String(up.headers['content-type'] ?? '');
       if (!/json/.test(type)) {
         res.writeHead(up.statusCode ?? 502, up.headers);
@@ -48,6 +51,7 @@ export async function startRecordingProxy(target: string): Promise<{ url: string
       });
     });
     upstream.on('error', () => {
+      recorded.status = 502;
       res.writeHead(502);
       res.end();
     });
