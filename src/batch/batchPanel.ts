@@ -195,6 +195,11 @@ export class BatchPanel implements vscode.Disposable {
     return this.session.rows().flatMap((r) => (this.dirty.has(r.index) || this.posting.has(r.index) ? [] : [this.view(r)]));
   }
 
+  /** What the page was sent, for tests that must say why a row is not on it. */
+  pageState(): { ready: boolean; tableSent: boolean; dirty: number; posting: number; visible: boolean } {
+    return { ready: this.channel.isReady, tableSent: this.tableSent, dirty: this.dirty.size, posting: this.posting.size, visible: this.panel.visible };
+  }
+
   /** The whole table, in chunks (a reloaded or newly opened page); views made a chunk at a time. */
   private async sendAll(): Promise<void> {
     this.dirty.clear();

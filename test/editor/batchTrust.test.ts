@@ -22,7 +22,7 @@ async function toasts(): Promise<string> {
 
 suite('batch trust (issue 27)', () => {
   const rig = useBatchRig('k-batch-trust', [
-    // One worker, 2.5 s a job: the second and third jobs wait in the queue for it.
+    // One worker: the jobs after the first wait in the queue for it.
     // 4 s a job: the page is read through the browser after the host saw "In progress", which takes a second or
     // more on a loaded machine; at 2.5 s the job had sometimes ended by then (CI).
     { id: 'single', kind: 'image', queueMs: 20, executionMs: 4000, workersMin: 1, workersMax: 1 },
@@ -34,13 +34,13 @@ suite('batch trust (issue 27)', () => {
   /**
    * What a timeout in test 1 needs to say (it failed twice in one CI run, 1e3708b, with nothing to go on): whether
    * the host's row ever left the queue (the queue watch's /health reads and what they answered), or it did and the
-   * page never took it (no Batch panel in the editor, the page not ready).
+   * page never took it (no Batch panel in the editor, the page not ready: it was that).
    */
   const whyNotShown = (session: BatchSession): string => {
     const rows = session.rows().map((r) => `${r.index}:${r.status ?? r.phase}`).join(' ');
     const health = rig.proxy.requests.filter((r) => r.url.endsWith('/health') && r.at >= (session.rows()[0]?.submittedAt ?? 0));
     const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => `${t.label}${t.isActive ? '*' : ''}`));
-    return `host rows ${rows}; rows on the page ${panelOf(session).shownRows().length}; /health reads ${health.length} (${[...new Set(health.map((r) => r.status))].join(',')}); tabs [${tabs.join(', ')}]`;
+    return `host rows ${rows}; rows on the page ${panelOf(session).shownRows().length} (${JSON.stringify(panelOf(session).pageState())}); /health reads ${health.length} (${[...new Set(health.map((r) => r.status))].join(',')}); tabs [${tabs.join(', ')}]`;
   };
 
   setup(async () => {
@@ -51,23 +51,40 @@ suite('batch trust (issue 27)', () => {
 
   // Item 1. On d881301 a queued job's held /status-sync answered only at its end, so its row never read
   // "In progress": the row of job 2 went from "In queue" to "Completed".
+  // The page must be there to show a start. In this editor a new Batch page sometimes has its rows only ~30 s after
+  // it opens (about half of 20 runs of `--grep "^batch (?!grid|jobs|prices|rows)"`, 2026-11-29; never with this
+  // suite alone): its frame is there, its script has not run. 30 s is the editor's own wait for a webview resource
+  // (`resolveTimeout` in VS Code's webview service-worker.js), so one of the page's files was asked for and never
+  // answered. Setting the page's html again did not help, nor a first page loaded before, nor closing the page and
+  // opening a new one: every Batch page opened meanwhile had its rows at the same moment, ~31 s after the first
+  // opened. So ten jobs of 4 s, one at a time, and the job measured is the first one that started after its page was
+  // there.
   test('1: a running batch job reads "In progress" in the panel within about 2 s of the service starting it', async function () {
-    this.timeout(120_000);
-    const session = await rig.start({ kind: 'folder', path: imageInputs('trust-status', 3) }, 'single', { concurrency: 3 });
-    const seen = await eventually(() => {
-      const v = panelOf(session).shownRows().find((r) => r.index === 1);
-      return v && /^In progress/.test(v.status) ? Date.now() : undefined;
-    }, 'job 2 to read In progress', 20_000).catch((e: Error) => {
+    this.timeout(180_000);
+    const t0 = Date.now();
+    const session = await rig.start({ kind: 'folder', path: imageInputs('trust-status', 10) }, 'single', { concurrency: 10 });
+    const pageAt = await eventually(() => (panelOf(session).shownRows().length > 0 ? Date.now() : undefined), 'the Batch page to have its rows', 45_000).catch((e: Error) => {
       throw new Error(`${e.message}; ${whyNotShown(session)}`);
     });
+    if (pageAt - t0 > 5_000) console.log(`batch trust 1: the Batch page had its rows ${pageAt - t0} ms after the batch's start (the editor's slow first load, above)`);
+    // Rows the host already knew to have left the queue when the page came: their start may be long before it.
+    const before = new Set(session.rows().filter((r) => r.phase === 'ended' || (r.phase === 'active' && r.status !== 'IN_QUEUE')).map((r) => r.index));
+    const { index, seen } = await eventually(() => {
+      const v = panelOf(session).shownRows().find((r) => r.index > 0 && !before.has(r.index) && /^In progress/.test(r.status));
+      return v ? { index: v.index, seen: Date.now() } : undefined;
+    }, 'a job started after the page came to read In progress', 30_000).catch((e: Error) => {
+      throw new Error(`${e.message} (the page had its rows ${pageAt - t0} ms after the start); ${whyNotShown(session)}`);
+    });
     if (driverAvailable()) {
-      await eventually(async () => /^In progress/.test(await textContent(rowCell(1, 'status'), { inWebview: true })) || undefined, 'the page to say In progress too', 4_000);
+      await eventually(async () => /^In progress/.test(await textContent(rowCell(index, 'status'), { inWebview: true })) || undefined, 'the page to say In progress too', 4_000);
     }
     await rig.toEnd(session);
-    const row = session.rows()[1]!;
+    const row = session.rows()[index]!;
     const started = row.submittedAt! + row.delayTime!;
-    // The beat (1.5 s), the panel's 200 ms and the shared machine's load: about 2 s.
-    assert.ok(seen - started < 2500, `seen ${seen - started} ms after the service started it`);
+    // The beat (1.5 s), the panel's 200 ms and the shared machine's load: about 2 s (from the page's coming, for a
+    // job the host learned of just before it).
+    const lag = seen - Math.max(started, pageAt);
+    assert.ok(lag < 2500, `job ${index + 1} seen ${lag} ms after the service started it (the page had its rows ${pageAt - t0} ms after the batch's start)`);
     assert.ok(seen < row.endedAt!, 'before it ended');
   });
 
