@@ -46,10 +46,19 @@ export class Settings implements vscode.Disposable {
   /** Fires when any `serverlessGpu.*` setting changed, with a test for which. */
   readonly onDidChange = this.emitter.event;
   private readonly subscription: vscode.Disposable;
+  /**
+   * The section as last read, until a change of it. A batch reads a few settings per job, and each
+   * getConfiguration() copied the whole configuration: about a twentieth of all the extension host allocated in
+   * the 10,000-job bench (issue 30). Created first in activate(), this listener runs before any feature's, so no
+   * one reads the old copy after a change. A workspace's trust granted, or its folders changed, fire the same
+   * event for the keys whose values change (VS Code's configuration service), so those need no listener here.
+   */
+  private cached: vscode.WorkspaceConfiguration | undefined;
 
   constructor() {
     this.subscription = vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(SECTION)) return;
+      this.cached = undefined;
       this.emitter.fire({ affects: (key) => e.affectsConfiguration(`${SECTION}.${SettingKeys[key]}`) });
     });
   }
@@ -60,7 +69,7 @@ export class Settings implements vscode.Disposable {
   }
 
   private config(): vscode.WorkspaceConfiguration {
-    return vscode.workspace.getConfiguration(SECTION);
+    return (this.cached ??= vscode.workspace.getConfiguration(SECTION));
   }
 
   /** The user's own value or the default; workspace and folder values are ignored (see the header). */

@@ -12,6 +12,12 @@ export interface Logger {
   info(message: string, ...args: unknown[]): void;
   warn(message: string, ...args: unknown[]): void;
   error(message: string | Error, ...args: unknown[]): void;
+  /**
+   * Whether a message at `level` would be written; absent means always. A wrapper asks before it formats, so a
+   * debug line per request costs nothing at the default Info level (issue 30: the client's redacting wrapper
+   * formatted and redacted every request's debug lines that the channel then dropped).
+   */
+  enabled?(level: LogLevel): boolean;
 }
 
 /** A logger that drops everything: the default where the caller gives none. */
@@ -21,6 +27,7 @@ export const silentLogger: Logger = {
   info() {},
   warn() {},
   error() {},
+  enabled: () => false,
 };
 
 export const REDACTED = '[REDACTED]';
@@ -41,10 +48,17 @@ function escapeRegExp(s: string): string {
 }
 
 /** The forms in which a secret can appear in text we log: as is, URL-encoded, JSON-escaped. */
-function secretForms(secret: string): string[] {
-  const forms = new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)]);
-  return [...forms].filter((f) => f.length >= MIN_SECRET_LENGTH);
+function secretForms(secret: string): readonly string[] {
+  const known = formsOf.get(secret);
+  if (known) return known;
+  const forms = [...new Set([secret, encodeURIComponent(secret), JSON.stringify(secret).slice(1, -1)])].filter((f) => f.length >= MIN_SECRET_LENGTH);
+  // Every body and log line is scrubbed of the same key or two: their forms are worked out once (issue 30).
+  if (formsOf.size >= FORMS_KEPT) formsOf.clear();
+  formsOf.set(secret, forms);
+  return forms;
 }
+const FORMS_KEPT = 16;
+const formsOf = new Map<string, readonly string[]>();
 
 /** Removes the value of any Authorization header, any bearer token, and every given secret from `text`. */
 export function redact(text: string, secrets: readonly string[] = []): string {
@@ -124,7 +138,9 @@ export function formatLogValue(value: unknown): string {
  * key set or changed later is covered at once.
  */
 export function createRedactingLogger(sink: Logger, secrets: () => readonly (string | undefined)[]): Logger {
+  const enabled = (level: LogLevel): boolean => sink.enabled?.(level) ?? true;
   const write = (level: LogLevel, message: unknown, args: unknown[]): void => {
+    if (!enabled(level)) return;
     let known: string[];
     try {
       known = secrets().filter((s): s is string => typeof s === 'string' && s.length > 0);
@@ -144,5 +160,6 @@ export function createRedactingLogger(sink: Logger, secrets: () => readonly (str
     info: (m, ...a) => write('info', m, a),
     warn: (m, ...a) => write('warn', m, a),
     error: (m, ...a) => write('error', m, a),
+    enabled,
   };
 }

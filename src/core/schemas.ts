@@ -168,8 +168,9 @@ export function isTerminalStatus(status: string): boolean {
 export const JobInput = z.record(z.string(), z.unknown());
 export type JobInput = z.infer<typeof JobInput>;
 
-/** The body of /run and /runsync (SPEC 4.2): exactly one property, `input`. */
-export const RunRequest = z.strictObject({ input: JobInput });
+/** The body of /run and /runsync (SPEC 4.2): exactly one property, `input`. Only the emulator parses it: pure, so
+ * extension.js, which sends it, does not carry it. */
+export const RunRequest = /* @__PURE__ */ z.strictObject({ input: JobInput });
 export type RunRequest = z.infer<typeof RunRequest>;
 
 /** The answer of /run (SPEC 4.2): only id and status. Read leniently. */
@@ -190,24 +191,10 @@ export const Job = z.looseObject({
 export type Job = z.infer<typeof Job>;
 
 // ---------------------------------------------------------------------------------------------------------
-// Output shapes (SPEC 2.8). Read leniently; `src/core/outputs.ts` turns any of them into typed parts.
+// Output shapes (SPEC 2.8): no schema. An output is whatever a worker returned, read as hostile data by
+// src/core/outputs/outputs.ts, which lists the shapes real workers return (the dedicated endpoint's
+// [{image_url, seed}], a public endpoint's {image_url | video_url | audio_url, cost}, and more).
 // ---------------------------------------------------------------------------------------------------------
-/** Dedicated image endpoint, as the spec shows it: an array of {image_url: data URI of a PNG, seed}. */
-export const DedicatedImageItem = z.looseObject({ image_url: z.string(), seed: z.optional(z.int()) });
-export const DedicatedImageOutput = z.array(DedicatedImageItem);
-/** Dedicated image endpoint, as also seen in the wild: one object with image_url or images[], and a seed. */
-export const DedicatedImageObjectOutput = z.looseObject({
-  image_url: z.optional(z.string()),
-  images: z.optional(z.array(z.string())),
-  seed: z.optional(z.int()),
-});
-/** Public (model) endpoint: an https URL per output kind, and the cost of the job. */
-export const PublicEndpointOutput = z.looseObject({
-  image_url: z.optional(z.string()),
-  video_url: z.optional(z.string()),
-  audio_url: z.optional(z.string()),
-  cost: z.optional(z.number()),
-});
 
 // ---------------------------------------------------------------------------------------------------------
 // Errors (SPEC 2.9): application/problem+json

@@ -30,14 +30,18 @@ const CHANNEL_LEVEL: Record<LogLevel, vscode.LogLevel> = {
  * the default Info level.
  */
 export function levelGated(logger: Logger, currentLevel: () => vscode.LogLevel): Logger {
+  const enabled = (level: LogLevel): boolean => {
+    const current = currentLevel();
+    return current !== vscode.LogLevel.Off && CHANNEL_LEVEL[level] >= current;
+  };
   const gate =
     (level: LogLevel) =>
     (message: string | Error, ...args: unknown[]): void => {
-      const current = currentLevel();
-      if (current === vscode.LogLevel.Off || CHANNEL_LEVEL[level] < current) return;
+      if (!enabled(level)) return;
       (logger[level] as (m: string | Error, ...a: unknown[]) => void)(message, ...args);
     };
-  return { trace: gate('trace'), debug: gate('debug'), info: gate('info'), warn: gate('warn'), error: gate('error') };
+  // Said to wrappers too (the service client's own redacting logger), so they drop a line before formatting it.
+  return { trace: gate('trace'), debug: gate('debug'), info: gate('info'), warn: gate('warn'), error: gate('error'), enabled };
 }
 
 export function createExtensionLog(): ExtensionLog {

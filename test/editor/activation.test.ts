@@ -126,6 +126,8 @@ suite('activation', () => {
     const expensive = { toString: () => String(++formatted) };
     logger.debug('hidden', expensive);
     logger.info('shown');
+    // Wrappers (the service client's redacting logger) ask first, and drop a line before formatting it.
+    assert.deepEqual([logger.enabled?.('debug'), logger.enabled?.('info')], [false, true]);
     level = vscode.LogLevel.Trace;
     logger.trace('now shown');
     level = vscode.LogLevel.Off;

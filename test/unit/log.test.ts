@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRedactingLogger, redact, REDACTED, type Logger, type LogLevel } from '../../src/core/log';
+import { createRedactingLogger, redact, REDACTED, silentLogger, type Logger, type LogLevel } from '../../src/core/log';
 
 const KEY = 'rpa_SECRETKEY1234567890abcdef';
 
@@ -66,6 +66,21 @@ describe('createRedactingLogger', () => {
   test('a throwing sink or secrets provider does not break the caller', () => {
     const log = createRedactingLogger({ ...recordingSink(), info: () => { throw new Error('disposed'); } }, () => { throw new Error('no store'); });
     assert.doesNotThrow(() => log.info('x'));
+  });
+
+  test('a level the sink would drop is dropped before anything is formatted or the secrets are asked for', () => {
+    const sink = recordingSink();
+    let formatted = 0;
+    let asked = 0;
+    const expensive = { toJSON: () => String(++formatted) };
+    const log = createRedactingLogger({ ...sink, enabled: (level) => level !== 'debug' && level !== 'trace' }, () => (asked++, [KEY]));
+    log.debug('dropped', expensive);
+    log.trace('dropped', expensive);
+    assert.equal(formatted + asked, 0, 'nothing done for a dropped line');
+    assert.equal(log.enabled?.('debug'), false, 'the wrapper says so to whoever wraps it');
+    log.info(`kept ${KEY}`, expensive);
+    assert.deepEqual(sink.lines.map((l) => l.text), [`kept ${REDACTED} "1"`]);
+    assert.equal(createRedactingLogger(silentLogger, () => [KEY]).enabled?.('error'), false);
   });
 
   test('circular objects are logged without throwing', () => {

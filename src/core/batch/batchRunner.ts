@@ -241,7 +241,8 @@ export class BatchRunner {
   }
 
   private jobEstimateUsd(): number {
-    return nextJobUsd(this.rows.tally, this.o.price, this.o.wait?.durations?.estimate(durationKey(this.o.client.settings.jobsBaseUrl, this.o.endpointId)));
+    const t = this.rows.tally; // The learned duration only where it decides: it sorts the samples (issue 30).
+    return nextJobUsd(t, this.o.price, t.priced === 0 && this.o.price ? this.o.wait?.durations?.estimate(durationKey(this.o.client.settings.jobsBaseUrl, this.o.endpointId)) : undefined);
   }
 
   /** Work that would still send a job (a guard's pause means nothing once every job was sent). */

@@ -1,6 +1,7 @@
 // Reading a response body as text, and a fetch failure in words: the transport's two ways of turning what came
 // off the wire (or did not) into something it can parse or show.
 import { BodyTooLargeError } from './errors';
+import type { WireAnswer } from './wireAnswer';
 
 /** Why a fetch failed, in words: undici hides the useful part (ECONNREFUSED, "other side closed") in `cause`. */
 export function describeFailure(e: unknown): string {
@@ -28,30 +29,20 @@ export function describeFailure(e: unknown): string {
  * big base64 images (6 MB of JSON) was most of the extension host's peak (issue 11). Each chunk here is
  * dropped once decoded. Decodes as text() does (UTF-8, a leading BOM dropped, bad bytes replaced).
  */
-export async function readText(response: Response, maxBytes = Infinity): Promise<string> {
+export async function readText(answer: WireAnswer, maxBytes = Infinity): Promise<string> {
   // A declared length over the limit is refused before a byte of the body is read.
-  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw new BodyTooLargeError(maxBytes, response.status);
+  if (Number(answer.headers.get('content-length') ?? 0) > maxBytes) {
+    await answer.discard();
+    throw new BodyTooLargeError(maxBytes, answer.status);
   }
-  if (!response.body) return response.text();
   const decoder = new TextDecoder();
   const pieces: string[] = [];
-  const reader = response.body.getReader();
   let bytes = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      bytes += value.byteLength;
-      if (bytes > maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw new BodyTooLargeError(maxBytes, response.status);
-      }
-      pieces.push(decoder.decode(value, { stream: true }));
-    }
-  } finally {
-    reader.releaseLock();
+  for await (const chunk of answer.chunks) {
+    bytes += chunk.byteLength;
+    // Leaving the loop closes the body: the rest is not downloaded.
+    if (bytes > maxBytes) throw new BodyTooLargeError(maxBytes, answer.status);
+    pieces.push(decoder.decode(chunk, { stream: true }));
   }
   pieces.push(decoder.decode());
   return pieces.join('');

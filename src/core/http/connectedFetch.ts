@@ -15,7 +15,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { openLoopback } from './loopback';
-import { toResponse } from './nodeResponse';
+import { fromNode, type WireAnswer } from './wireAnswer';
 
 /**
  * What a request that writes down that it is leaving does at the last moment (connectedFetch.ts): a batch writes
@@ -42,8 +42,8 @@ export interface ConnectedRequest {
  * written. `aroundProxy`: the caller's decision that `url` is on this machine and goes around the editor's proxy
  * support (loopback.ts); made by the caller, once, for this transport and the plain one alike.
  */
-export function fetchAfterConnect(url: URL, init: ConnectedRequest, before: OnSending, aroundProxy: boolean): Promise<Response> {
-  return new Promise<Response>((resolve, reject) => {
+export function fetchAfterConnect(url: URL, init: ConnectedRequest, before: OnSending, aroundProxy: boolean): Promise<WireAnswer> {
+  return new Promise<WireAnswer>((resolve, reject) => {
     const bytes = Buffer.from(init.body, 'utf8');
     const options = { method: init.method, headers: { ...init.headers, 'content-length': String(bytes.byteLength) }, signal: init.signal };
     const req = aroundProxy
@@ -55,7 +55,7 @@ export function fetchAfterConnect(url: URL, init: ConnectedRequest, before: OnSe
     req.once('error', reject);
     req.once('response', (res) => {
       answered = true;
-      resolve(toResponse(res));
+      resolve(fromNode(res));
     });
     req.once('socket', (socket) => {
       const send = async (): Promise<void> => {

@@ -14,7 +14,7 @@
 // the patched fetch, so a user's proxy and certificates still apply.
 import * as http from 'node:http';
 import { urlToHttpOptions } from 'node:url';
-import { toResponse } from './nodeResponse';
+import { fromNode, type WireAnswer } from './wireAnswer';
 
 /**
  * GETs share kept-alive connections: a dropped one is retried like any GET (request.ts). Anything else gets a
@@ -22,6 +22,11 @@ import { toResponse } from './nodeResponse';
  * server closes as it is reused.
  */
 const keptAlive = new http.Agent({ keepAlive: true });
+/**
+ * The rest: one agent that keeps nothing (no request is ever queued on it, so none ever takes another's
+ * connection). `agent: false` gave the same, with a new Agent made for every request (issue 30's allocations).
+ */
+const connectionEach = new http.Agent({ keepAlive: false });
 
 /**
  * True for plain http to localhost, 127.0.0.1 or [::1]: the hosts the editor's proxy resolver answers DIRECT
@@ -35,7 +40,7 @@ export function isLoopbackHttp(url: URL): boolean {
 /** Opens a request to a loopback `url` (isLoopbackHttp) with node's own client; the caller writes and ends it. */
 export function openLoopback(url: URL, options: http.RequestOptions): http.ClientRequest {
   const method = (options.method ?? 'GET').toUpperCase();
-  return new http.ClientRequest({ ...urlToHttpOptions(url), ...options, agent: method === 'GET' ? keptAlive : false });
+  return new http.ClientRequest({ ...urlToHttpOptions(url), ...options, agent: method === 'GET' ? keptAlive : connectionEach });
 }
 
 export interface LoopbackInit {
@@ -45,14 +50,14 @@ export interface LoopbackInit {
   signal: AbortSignal;
 }
 
-/** fetch for a loopback `url`: the answer as a Response; redirects are the caller's (as fetch's `manual`). */
-export function loopbackFetch(url: URL, init: LoopbackInit): Promise<Response> {
-  return new Promise<Response>((resolve, reject) => {
+/** fetch for a loopback `url`, with node's answer as it is; redirects are the caller's (as fetch's `manual`). */
+export function loopbackFetch(url: URL, init: LoopbackInit): Promise<WireAnswer> {
+  return new Promise<WireAnswer>((resolve, reject) => {
     const bytes = init.body === undefined ? undefined : Buffer.from(init.body, 'utf8');
     const headers = bytes ? { ...init.headers, 'content-length': String(bytes.byteLength) } : init.headers;
     const req = openLoopback(url, { method: init.method, headers, signal: init.signal });
     req.once('error', reject);
-    req.once('response', (res) => resolve(toResponse(res)));
+    req.once('response', (res) => resolve(fromNode(res)));
     req.end(bytes);
   });
 }

@@ -68,7 +68,7 @@ export function parseRateLimitHeaders(headers: HeaderSource, receivedAt: number)
     if (remaining === undefined || resetSeconds === undefined) continue;
     snapshot[window] = { window, remaining, resetAt: receivedAt + resetSeconds * 1000 };
   }
-  for (const [window, params] of members(parseListOrEmpty(headers.get('ratelimit-policy')))) {
+  for (const [window, params] of policyMembers(headers.get('ratelimit-policy'))) {
     const state = snapshot[window];
     if (!state) continue;
     const quota = nonNegativeInteger(params, 'q');
@@ -78,6 +78,16 @@ export function parseRateLimitHeaders(headers: HeaderSource, receivedAt: number)
   }
   return snapshot;
 }
+
+/**
+ * The policy's members. A service sends the same policy with every answer: it is parsed once, not once a request
+ * (a batch reads thousands of answers; issue 30 counts what the extension host allocates). Read only.
+ */
+function policyMembers(value: string | null): readonly [RateLimitWindow, Parameters][] {
+  if (value !== lastPolicy.value) lastPolicy = { value, members: members(parseListOrEmpty(value)) };
+  return lastPolicy.members;
+}
+let lastPolicy: { value: string | null; members: readonly [RateLimitWindow, Parameters][] } = { value: null, members: [] };
 
 export function isEmptySnapshot(snapshot: RateLimitSnapshot): boolean {
   return RATE_LIMIT_WINDOWS.every((w) => snapshot[w] === undefined);

@@ -22,6 +22,7 @@ import { errorFromResponse, requestedWaitMs } from './responseError';
 import { systemClock, type Clock } from './clock';
 import { fetchAfterConnect, type OnSending } from './connectedFetch';
 import { isLoopbackHttp, loopbackFetch } from './loopback';
+import { fromResponse, type AnswerHeaders } from './wireAnswer';
 import { scrubSecrets, silentLogger, unescapePrintableAscii, type Logger } from '../log';
 
 export interface RetryPolicy {
@@ -110,7 +111,7 @@ export interface HttpTransport {
 
 interface RawResponse {
   status: number;
-  headers: Headers;
+  headers: AnswerHeaders;
   /** A written sink only for a 2xx answer to a request read with a BytesBodyReader; scrubbed text otherwise. */
   body: string | BodySink<unknown>;
   receivedAt: number;
@@ -139,7 +140,7 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
     }
   }
 
-  function noteRateLimits(headers: Headers, receivedAt: number): void {
+  function noteRateLimits(headers: AnswerHeaders, receivedAt: number): void {
     const latest = parseRateLimitHeaders(headers, receivedAt);
     if (isEmptySnapshot(latest)) return;
     rateLimits = mergeRateLimits(rateLimits, latest, receivedAt);
@@ -210,14 +211,14 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         // test's own fetch is kept (it calls onSending itself, or not at all).
         const onSending = request.onSending;
         const aroundProxy = directLoopback && isLoopbackHttp(url); // decided here only, for both transports
-        const response = options.fetch ? await options.fetch(url, { ...init, redirect: 'manual' })
+        const response = options.fetch ? fromResponse(await options.fetch(url, { ...init, redirect: 'manual' }))
           : onSending && body !== undefined ? await fetchAfterConnect(url, { ...init, body }, onSending, aroundProxy)
           : aroundProxy ? await loopbackFetch(url, init)
-          : await globalThis.fetch(url, { ...init, redirect: 'manual' });
+          : fromResponse(await globalThis.fetch(url, { ...init, redirect: 'manual' }));
         const location = response.headers.get('location');
         // Only GETs follow redirects: re-sending a job submission elsewhere is not ours to decide.
         if (request.method === 'GET' && response.status >= 300 && response.status < 400 && location && redirects < MAX_REDIRECTS) {
-          await response.body?.cancel().catch(() => undefined);
+          await response.discard();
           url = new URL(location, url);
           logger.debug(`redirected to ${url.origin}${url.pathname}`);
           continue;
@@ -226,11 +227,10 @@ export function createHttpTransport(options: HttpTransportOptions): HttpTranspor
         // scrubbing and parsing it are the reader's, off this thread. It is handed the key to scrub.
         if (bytesReader && response.status >= 200 && response.status < 300) {
           const length = Number(response.headers.get('content-length') ?? NaN);
-          const sizeHint = !response.headers.has('content-encoding') && Number.isSafeInteger(length) && length > 0 ? length : undefined;
+          const sizeHint = response.headers.get('content-encoding') === null && Number.isSafeInteger(length) && length > 0 ? length : undefined;
           const sink = bytesReader.open({ status: response.status, contentType: response.headers.get('content-type'), secrets: options.apiKey ? [options.apiKey] : [], ...(sizeHint !== undefined ? { sizeHint } : {}) });
           try {
-            const chunks = response.body?.getReader();
-            for (let next = await chunks?.read(); next && !next.done; next = await chunks!.read()) sink.write(next.value);
+            for await (const chunk of response.chunks) sink.write(chunk);
           } catch (e) {
             sink.abort();
             throw e;
