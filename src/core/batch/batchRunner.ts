@@ -21,11 +21,10 @@ import { FAILED_STATUSES, jobEnd } from './jobEnd';
 import { countPhases, type ManifestState } from './manifestFile';
 import type { JobRow } from './manifestFormat';
 import type { BatchEvent, BatchRunnerOptions } from './runnerOptions';
+export type { BatchEvent, BatchRunnerOptions } from './runnerOptions';
 import { retryableOnService } from './retryRoute';
 import { startRows, type Work } from './startRows';
 import { submitRow } from './submission';
-
-export type { BatchEvent, BatchRunnerOptions } from './runnerOptions';
 
 export class BatchRunner {
   private readonly clock: Clock;
@@ -240,8 +239,8 @@ export class BatchRunner {
     }
   }
 
-  private jobEstimateUsd(): number {
-    const t = this.rows.tally; // The learned duration only where it decides: it sorts the samples (issue 30).
+  /** The learned duration is asked for only where it decides: it sorts the endpoint's samples (issue 30). */
+  private jobEstimateUsd(t = this.rows.tally): number {
     return nextJobUsd(t, this.o.price, t.priced === 0 && this.o.price ? this.o.wait?.durations?.estimate(durationKey(this.o.client.settings.jobsBaseUrl, this.o.endpointId)) : undefined);
   }
 
