@@ -31,6 +31,8 @@ const RELOADS = 2;
 const QUIET_MS = 3_000;
 const { counts, check, summary } = createChecks();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** A reload's wait, as the check's lines print it. */
+const ms = (t) => (t === undefined ? `never (${NEVER_MS / 1000} s)` : `${t} ms`);
 
 async function until(what, fn, timeoutMs = 60_000, everyMs = 100) {
   const deadline = Date.now() + timeoutMs;
@@ -115,7 +117,6 @@ async function reloadAndWatch(page, i) {
   await page.screenshot({ path: path.join(ARTIFACTS, `reload-state-${i}.png`) }).catch(() => {});
   const after = await statusTotal(page);
   const r = { i, reloadedAt, totalMs: totalAt && totalAt - activeAt, lensMs: lensAt && lensAt - activeAt };
-  const ms = (t) => (t === undefined ? `never (${NEVER_MS / 1000} s)` : `${t} ms`);
   console.log(`  reload ${i} (from the extension's status-bar item, ${activeAt - reloadedAt} ms after the reload): total ${ms(r.totalMs)} ("${after ?? (await page.locator(PROFILE_ITEM).first().textContent())}"), CodeLens ${ms(r.lensMs)}`);
   return r;
 }
@@ -165,7 +166,6 @@ await check(`after Reload Window, the status bar's total and a .jsonl CodeLens a
   const firstReloadAt = reloads[0].reloadedAt;
   const sent = proxy.requests.filter((r) => r.at >= firstReloadAt);
   const problems = [];
-  const ms = (t) => (t === undefined ? `never (${NEVER_MS / 1000} s)` : `${t} ms`);
   const best = (key) => Math.min(...reloads.map((r) => r[key] ?? Infinity));
   // Each reload must bring both back by itself; the faster of the reloads is held to the 2 s.
   for (const r of reloads) {

@@ -15,7 +15,7 @@ export interface BytesBodyReader<T> {
 }
 
 export interface BodySink<T> {
-  /** `chunk` is lent for this call only: node's answers are slices of a connection's buffer, reused after. */
+  /** `chunk` is lent for this call only: it may share its ArrayBuffer with other data, so copy it, never transfer it. */
   write(chunk: Uint8Array): void;
   /** The whole body was written: its value, or the reader's error (SchemaError for a bad body). */
   finish(): Promise<T>;

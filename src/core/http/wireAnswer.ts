@@ -77,11 +77,3 @@ export function fromNode(res: http.IncomingMessage): WireAnswer {
     },
   };
 }
-
-/** The whole body as text (tests; the transport reads through bodyText.ts's readText, chunk by chunk). */
-export async function answerText(answer: WireAnswer): Promise<string> {
-  const decoder = new TextDecoder();
-  let text = '';
-  for await (const chunk of answer.chunks) text += decoder.decode(chunk, { stream: true });
-  return text + decoder.decode();
-}

@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fetchAfterConnect, type OnSending } from '../../../src/core/http/connectedFetch';
-import { answerText } from '../../../src/core/http/wireAnswer';
+import { readText } from '../../../src/core/http/bodyText';
 import { until } from '../support/until';
 
 describe('a /run made whole only with its line', () => {
@@ -116,7 +116,7 @@ describe('a /run made whole only with its line', () => {
     void response.then(() => (answered = true));
     const answer = await response;
     assert.equal(answer.status, 401);
-    assert.deepEqual(JSON.parse(await answerText(answer)), { title: 'Unauthorized' });
+    assert.deepEqual(JSON.parse(await readText(answer)), { title: 'Unauthorized' });
     assert.equal(commits, 0);
     assert.equal(seen[0]!.whole, false);
   });

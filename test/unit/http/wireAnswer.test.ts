@@ -4,7 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerText, fromNode, fromResponse, type WireAnswer } from '../../../src/core/http/wireAnswer';
+import { readText } from '../../../src/core/http/bodyText';
+import { fromNode, fromResponse, type WireAnswer } from '../../../src/core/http/wireAnswer';
 
 const BIG = 'x'.repeat(300_000);
 
@@ -50,7 +51,7 @@ describe('wireAnswer', () => {
     test(`${name}: a 204 has no body to read`, async () => {
       const answer = await open('/empty');
       assert.equal(answer.status, 204);
-      assert.equal(await answerText(answer), '');
+      assert.equal(await readText(answer), '');
     });
 
     test(`${name}: a body dropped unread closes its connection, and one left mid-way too`, async () => {
