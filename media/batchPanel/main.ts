@@ -2,7 +2,8 @@
 // scroll as 30 do), sorted and filtered here, with the batch's buttons. Rows arrive from the host as they change
 // (batchProtocol.ts); text from the host is set with textContent only. Sort and filter survive a hidden panel
 // through getState/setState. A drawn row whose view did not change keeps its element (its thumbnail is not loaded
-// again on a scroll or a tick); the "so far" of moving jobs ticks here, for the drawn rows only. Ctrl/Cmd-click
+// again on a scroll or a tick), and rows that change off screen without moving draw nothing (most of a long batch's
+// updates); the "so far" of moving jobs ticks here, for the drawn rows only. Ctrl/Cmd-click
 // selects two rows for Compare (the compare panel, as for two cells of the grid). Its Rows | Grid switch shows the
 // batch's grid in this same page (media/batchGrid/gridPage.ts, issue 31): no second webview to start.
 import { hideGrid, mountGrid, onGridMessage, showGrid } from '../batchGrid/gridPage';
@@ -144,21 +145,33 @@ function draw(): void {
   const first = Math.max(0, Math.floor(viewport.scrollTop / ROW_HEIGHT) - OVERSCAN);
   const last = Math.min(order.length, Math.ceil((viewport.scrollTop + viewport.clientHeight) / ROW_HEIGHT) + OVERSCAN);
   const next = new Map<number, { view: BatchRowView; div: HTMLDivElement }>();
-  const fragment = document.createDocumentFragment();
+  const divs: HTMLDivElement[] = [];
+  // The same elements in the same order as drawn already: the DOM is left alone (re-inserting them would make the
+  // page lay out and paint the table again for nothing, several times a second while a batch runs).
+  let same = true;
+  const before = rowsEl.children;
   for (let i = first; i < last; i++) {
     const r = rows.get(order[i]!);
     if (!r) continue;
     const old = drawn.get(r.index);
     const div = old?.view === r ? old.div : rowElement(r);
-    div.classList.toggle('selected', selected.includes(r.index));
-    div.setAttribute('aria-selected', String(selected.includes(r.index)));
-    div.style.top = `${i * ROW_HEIGHT}px`;
+    const isSelected = selected.includes(r.index);
+    if (div.classList.contains('selected') !== isSelected) div.classList.toggle('selected', isSelected);
+    if (div.getAttribute('aria-selected') !== String(isSelected)) div.setAttribute('aria-selected', String(isSelected));
+    const top = `${i * ROW_HEIGHT}px`;
+    if (div.style.top !== top) div.style.top = top;
     next.set(r.index, { view: r, div });
-    fragment.append(div);
+    if (before[divs.length] !== div) same = false;
+    divs.push(div);
   }
   drawn = next;
-  rowsEl.replaceChildren(fragment);
+  if (!same || before.length !== divs.length) rowsEl.replaceChildren(...divs);
   scheduleTick();
+}
+
+/** Whether a row's new view may move it in the table's order or in or out of its filter. */
+function movesInOrder(old: BatchRowView, next: BatchRowView): boolean {
+  return (state.filter !== 'all' && old.group !== next.group) || sortValue(old) !== sortValue(next);
 }
 
 /**
@@ -242,8 +255,16 @@ window.addEventListener('message', (event: MessageEvent) => {
     return;
   }
   if (m.reset) rows.clear();
-  for (const r of m.rows) rows.set(r.index, r);
-  queueDraw(true);
+  let stale = m.reset;
+  let onScreen = false;
+  for (const r of m.rows) {
+    const old = rows.get(r.index);
+    if (!old || movesInOrder(old, r)) stale = true;
+    if (drawn.has(r.index)) onScreen = true;
+    rows.set(r.index, r);
+  }
+  // Rows that changed off screen and kept their places change nothing drawn: in a long batch, most of them.
+  if (stale || onScreen) queueDraw(stale);
 });
 
 /** Ctrl/Cmd-click: a row in or out of the two to compare (a third pushes the oldest out). */
