@@ -95,40 +95,62 @@ function endpointNode(facts: EndpointFacts, table: BillingTable | undefined, row
 }
 
 /**
- * A bucket read from the table's columns. It is its own Breakdown (`amounts` is itself): one object per bucket
- * rather than two, since a year by the hour makes 8,760 of them per endpoint expanded.
+ * A bucket read from the table's columns when asked: it holds its endpoint, the table, its row and its line, and
+ * is its own Breakdown (`amounts` is itself). A year by the hour makes 8,760 of them per endpoint expanded, and
+ * every one of them is kept while the view lives: five fields rather than ten (its end and amounts are read from
+ * the columns when a tooltip or the chart asks; its start, which every item's label and id read, is kept), and
+ * `kind` on the prototype rather than on each.
  */
 class TableBucketNode implements BucketNode, Breakdown {
-  readonly kind = 'bucket' as const;
   constructor(
     readonly parent: EndpointNode,
-    readonly bucketSize: BucketSize,
+    private readonly table: BillingTable,
+    private readonly row: number,
     readonly startMs: number,
-    readonly endMs: number,
-    readonly total: number,
-    readonly gpu: number,
-    readonly cpu: number,
-    readonly disk: number,
-    readonly fee: number,
     readonly line: string,
   ) {}
 
+  get bucketSize(): BucketSize {
+    return this.table.query.bucketSize;
+  }
+  get endMs(): number {
+    return this.table.bucketEndMs[this.row]!;
+  }
+  get total(): number {
+    return this.amount(0);
+  }
+  get gpu(): number {
+    return this.amount(1);
+  }
+  get cpu(): number {
+    return this.amount(2);
+  }
+  get disk(): number {
+    return this.amount(3);
+  }
+  get fee(): number {
+    return this.amount(4);
+  }
+  get kind(): 'bucket' {
+    return 'bucket';
+  }
   get amounts(): Breakdown {
     return this;
+  }
+
+  /** Its amount `k` in AMOUNT_KEYS order (total, GPU, CPU, disk, fee), from the table's column. */
+  private amount(k: number): number {
+    return this.table.bucketAmounts[this.row * AMOUNTS_PER_ROW + k]!;
   }
 }
 
 function bucketNodes(parent: EndpointNode, t: BillingTable, row: number): BucketNode[] {
-  const made: BucketNode[] = [];
-  const bucketSize = t.query.bucketSize;
-  const a = t.bucketAmounts;
   const from = t.bucketOffsets[row]!;
+  const end = t.bucketOffsets[row + 1]!;
   // Made only when the endpoint is expanded, and then the tree asks every bucket's item for its line.
-  const lines = bucketLines(a, from, t.bucketOffsets[row + 1]!);
-  for (let i = from, end = t.bucketOffsets[row + 1]!; i < end; i++) {
-    const at = i * AMOUNTS_PER_ROW;
-    made.push(new TableBucketNode(parent, bucketSize, t.bucketStartMs[i]!, t.bucketEndMs[i]!, a[at]!, a[at + 1]!, a[at + 2]!, a[at + 3]!, a[at + 4]!, lines[i - from]!));
-  }
+  const lines = bucketLines(t.bucketAmounts, from, end);
+  const made = new Array<BucketNode>(end - from);
+  for (let i = from; i < end; i++) made[i - from] = new TableBucketNode(parent, t, i, t.bucketStartMs[i]!, lines[i - from]!);
   return made;
 }
 

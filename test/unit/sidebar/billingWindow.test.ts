@@ -5,6 +5,8 @@ import { describe, test } from 'node:test';
 import { buildBillingTree } from '../../../src/endpoints/billingTreeModel';
 import { buildBillingTable } from '../../../src/core/billing/billingTable';
 import { formatUsd } from '../../../src/core/billing/usd';
+import { bucketLine, formatBreakdown } from '../../../src/endpoints/bucketLines';
+import { bucketTooltip } from '../../../src/endpoints/itemText';
 import { describeWindow, parseStoredWindow, validateRange, validateRfc3339, windowQuery } from '../../../src/endpoints/billingWindow';
 import { aBillingResponse } from '../builders/billingResponse';
 
@@ -66,6 +68,30 @@ describe('billing tree model', () => {
     assert.deepEqual(starts, [...starts].sort((a, b) => b - a));
     assert.equal(model.endpoints[0]!.buckets[0]!.parent, model.endpoints[0]);
     assert.equal(model.totals.total, response.metadata.totals.totalAmount);
+  });
+
+  test('a bucket node says what its record says: kind, size, start and end, the five amounts, its line and tooltip', () => {
+    const response = aBillingResponse().withEndpoints(['a', 'b']).daily(4)
+      .withAmounts((e, b) => ({ gpuAmount: 1.5 * (e + 1) + b, cpuAmount: 0.1 * b, diskAmount: 0.05, feeAmount: 0.2 * e })).build();
+    const model = buildBillingTree(buildBillingTable(response));
+    let seen = 0;
+    for (const endpoint of model.endpoints) {
+      for (const node of endpoint.buckets) {
+        const record = response.records.find((r) => r.serverlessId === endpoint.id && Date.parse(r.startTime) === node.startMs);
+        assert.ok(record, `a record for ${endpoint.id} at ${node.startMs}`);
+        assert.equal(node.kind, 'bucket');
+        assert.equal(node.bucketSize, 'day');
+        assert.equal(node.endMs, Date.parse(record.endTime));
+        // Read from the table's columns, not copied onto each of a year's 8,760 nodes per endpoint.
+        assert.deepEqual(Object.keys(node).filter((k) => ['kind', 'bucketSize', 'endMs', 'total', 'gpu', 'cpu', 'disk', 'fee'].includes(k)), []);
+        assert.deepEqual([node.amounts.total, node.amounts.gpu, node.amounts.cpu, node.amounts.disk, node.amounts.fee],
+          [record.totalAmount, record.gpuAmount, record.cpuAmount, record.diskAmount, record.feeAmount]);
+        assert.equal(node.line, bucketLine(node.amounts));
+        assert.equal(bucketTooltip(node), `${record.startTime.replace('.000', '')} – ${record.endTime.replace('.000', '')}\nTotal ${formatBreakdown(node.amounts).total}\n${formatBreakdown(node.amounts).parts}`);
+        seen++;
+      }
+    }
+    assert.equal(seen, 8);
   });
 
   test('USD formatting: cents, thousands, sub-cent amounts with the digits they need (test/unit/billing/usd.test.ts)', () => {
