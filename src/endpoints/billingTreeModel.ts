@@ -95,11 +95,11 @@ function endpointNode(facts: EndpointFacts, table: BillingTable | undefined, row
 }
 
 /**
- * A bucket read from the table's columns when asked: it holds its endpoint, the table, its row and its line, and
- * is its own Breakdown (`amounts` is itself). A year by the hour makes 8,760 of them per endpoint expanded, and
- * every one of them is kept while the view lives: five fields rather than ten (its end and amounts are read from
- * the columns when a tooltip or the chart asks; its start, which every item's label and id read, is kept), and
- * `kind` on the prototype rather than on each.
+ * A bucket read from the table's columns when asked: it holds its endpoint, the table, its row, its start and its
+ * line, and is its own Breakdown (`amounts` is itself). A year by the hour makes 8,760 of them per endpoint
+ * expanded, and every one is kept while the view lives: five fields rather than ten (its end and amounts are read
+ * from the columns when a tooltip or the chart asks; its start, which every item's label and id read, is kept),
+ * and `kind` on the prototype rather than on each.
  */
 class TableBucketNode implements BucketNode, Breakdown {
   constructor(
