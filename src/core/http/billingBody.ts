@@ -4,13 +4,17 @@
 // hundreds of thousands of times). So records are checked here in place, with each distinct date-time
 // string validated once; anything this check rejects is handed to the zod schema, which stays the one
 // definition of the wire type and gives the exact path and message of the first problem.
-import { AMOUNT_KEYS, DateTime, ListServerlessBillingResponse, ServerlessBillingMetadata } from '../schemas';
+import { DateTime, ListServerlessBillingResponse, ServerlessBillingMetadata } from '../schemas';
 import type * as z from 'zod/mini';
 
 export type SafeResult<T> = { success: true; data: T } | { success: false; error: z.core.$ZodError };
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function finite(n: unknown): boolean {
+  return typeof n === 'number' && Number.isFinite(n);
 }
 
 /** True when every record satisfies ServerlessBillingRecord; never throws. */
@@ -44,10 +48,10 @@ function recordsAreValid(records: unknown[]): boolean {
       if (!validTime(end)) return false;
       lastEnd = end;
     }
-    for (const key of AMOUNT_KEYS) {
-      const n = r[key];
-      if (typeof n !== 'number' || !Number.isFinite(n)) return false;
-    }
+    // Each amount by name, not through AMOUNT_KEYS: a keyed read with a changing key is 4x slower here (2.2
+    // against 0.55 ms for a year of days, on the tree's refresh path, issue 30). A test mutates each of AMOUNT_KEYS,
+    // so a key added there and not here fails it.
+    if (!finite(r['totalAmount']) || !finite(r['gpuAmount']) || !finite(r['cpuAmount']) || !finite(r['diskAmount']) || !finite(r['feeAmount'])) return false;
   }
   return true;
 }

@@ -118,6 +118,20 @@ describe('billing reader', () => {
     }
   });
 
+  test('an ASCII body and one with other bytes read alike: a UTF-8 BOM is dropped, a name keeps its accents', async () => {
+    const worker = createWorkerBillingReader(WORKER_FILE);
+    try {
+      const response = aBillingResponse().withEndpoints(['caf\u00e9', 'plain']).daily(2).build();
+      const utf8 = new TextEncoder().encode(JSON.stringify(response));
+      const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8]);
+      const ascii = aBillingResponse().withEndpoints(['plain', 'other']).daily(2).build();
+      assert.deepEqual(plain((await readInPieces(worker, withBom, 1 << 20)).table), plain(buildBillingTable(response)));
+      assert.deepEqual(plain((await readInPieces(worker, new TextEncoder().encode(JSON.stringify(ascii)), 1 << 20)).table), plain(buildBillingTable(ascii)));
+    } finally {
+      worker.dispose();
+    }
+  });
+
   test('a body whose length was said reads the same when the length was right, too short or too long', async () => {
     const worker = createWorkerBillingReader(WORKER_FILE, { batchBytes: 64 });
     try {
