@@ -156,7 +156,7 @@ function draw(): void {
     const old = drawn.get(r.index);
     const div = old?.view === r ? old.div : rowElement(r);
     const isSelected = selected.includes(r.index);
-    if (div.classList.contains('selected') !== isSelected) div.classList.toggle('selected', isSelected);
+    div.classList.toggle('selected', isSelected); // with `force`, a class already in place is no change
     if (div.getAttribute('aria-selected') !== String(isSelected)) div.setAttribute('aria-selected', String(isSelected));
     const top = `${i * ROW_HEIGHT}px`;
     if (div.style.top !== top) div.style.top = top;

@@ -87,7 +87,8 @@ describe('billing tree model', () => {
         assert.deepEqual([node.amounts.total, node.amounts.gpu, node.amounts.cpu, node.amounts.disk, node.amounts.fee],
           [record.totalAmount, record.gpuAmount, record.cpuAmount, record.diskAmount, record.feeAmount]);
         assert.equal(node.line, bucketLine(node.amounts));
-        assert.equal(bucketTooltip(node), `${record.startTime.replace('.000', '')} – ${record.endTime.replace('.000', '')}\nTotal ${formatBreakdown(node.amounts).total}\n${formatBreakdown(node.amounts).parts}`);
+        const money = formatBreakdown(node.amounts);
+        assert.equal(bucketTooltip(node), `${record.startTime.replace('.000', '')} – ${record.endTime.replace('.000', '')}\nTotal ${money.total}\n${money.parts}`);
         seen++;
       }
     }
