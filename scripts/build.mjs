@@ -29,6 +29,8 @@ const builds = [
   esbuild.build({ ...rooms.roomsOptions, outfile: join(dist, 'rooms.js') }),
   // The billing worker thread (src/core/billing/billingReader.ts starts it from dist/billingWorker.js).
   esbuild.build({ ...common, entryPoints: ['src/core/billing/billingWorker.ts'], outfile: join(dist, 'billingWorker.js'), platform: 'node', format: 'cjs', target: 'node20' }),
+  // The file thread (src/core/outputs/fileThread.ts starts it from dist/fileWorker.js for a batch's job files).
+  esbuild.build({ ...common, entryPoints: ['src/core/outputs/fileWorker.ts'], outfile: join(dist, 'fileWorker.js'), platform: 'node', format: 'cjs', target: 'node20' }),
   // The replay's worker thread (src/core/tune/replayThread.ts starts it from dist/replayWorker.js).
   esbuild.build({ ...common, entryPoints: ['src/core/tune/replayWorker.ts'], outfile: join(dist, 'replayWorker.js'), platform: 'node', format: 'cjs', target: 'node20' }),
   esbuild.build({ ...common, entryPoints: ['src/emulator/cli.ts'], outfile: join(dist, 'emulator.js'), platform: 'node', format: 'cjs', target: 'node20' }),

@@ -25,13 +25,14 @@ const ALLOWED = [
   /^dist\/extension\.js$/,
   /^dist\/rooms\.js$/,
   /^dist\/billingWorker\.js$/,
+  /^dist\/fileWorker\.js$/,
   /^dist\/replayWorker\.js$/,
   /^dist\/emulator\.js$/,
   /^dist\/webview\/[^/]+\.(js|css)$/,
   /^media\/.+\.(svg|png|css|md)$/,
   /^schemas\/[^/]+\.json$/,
 ];
-const REQUIRED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/rooms.js', 'dist/billingWorker.js', 'dist/replayWorker.js', 'dist/emulator.js'];
+const REQUIRED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'dist/extension.js', 'dist/rooms.js', 'dist/billingWorker.js', 'dist/fileWorker.js', 'dist/replayWorker.js', 'dist/emulator.js'];
 // What the staging folder gets from the tree (the build adds dist/); .vscodeignore still has the last word.
 const STAGED = ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'media', 'schemas'];
 

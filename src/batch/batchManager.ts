@@ -22,6 +22,7 @@ import { BatchProblems } from './batchProblems';
 import { BatchSession } from './batchSession';
 import { batchTitle } from './batchTitle';
 import { BatchUi } from './batchUi';
+import { createFileThread } from '../core/outputs/fileThread';
 
 export interface BatchManagerDeps {
   extensionUri: vscode.Uri;
@@ -58,15 +59,19 @@ export class BatchManager implements vscode.Disposable {
   readonly onDidStart = this.startedEmitter.event;
   readonly problems = new BatchProblems();
   readonly ui: BatchUi;
+  /** Every batch's job files go through one thread of ours (core/outputs/fileThread.ts, issue 30). */
+  private readonly files: ReturnType<typeof createFileThread>;
   /** Batches of earlier windows shown read-only, by manifest path (closed with their panel). */
   private readonly past = new Map<string, BatchSession>();
 
   constructor(private readonly d: BatchManagerDeps) {
+    this.files = createFileThread(path.join(d.extensionUri.fsPath, 'dist', 'fileWorker.js'), (m) => d.logger.warn(m));
     this.ui = new BatchUi(d);
     this.ui.resumePast = (manifestPath) => this.resume(manifestPath);
   }
 
   dispose(): void {
+    this.files.stop();
     this.problems.dispose();
     this.startedEmitter.dispose();
     this.ui.dispose();
@@ -212,6 +217,7 @@ export class BatchManager implements vscode.Disposable {
       guards: a.options.guards ?? this.d.settings.batchGuards(),
       secrets: () => clients.secrets(),
       outputs: this.d.settings,
+      files: this.files,
       durations: this.d.durations,
     });
     this.sessions.push(session);

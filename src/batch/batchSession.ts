@@ -8,6 +8,7 @@ import { BatchRunner, batchName, rowsToCsv, type BatchTally, type BatchEvent, ty
 import { billedAmount, checkBill, type BillCheck, type BilledAmount, type PricePerSecond } from '../core/cost';
 import { parseOutputs } from '../core/outputs/outputs';
 import { saveJobOutputs } from '../core/outputs/saveOutputs';
+import type { SmallFileWriter } from '../core/outputs/fileThread';
 import type { JobDurationModel } from '../core/jobs';
 import type { Job } from '../core/schemas';
 import type { ServiceClient } from '../core/service';
@@ -35,6 +36,8 @@ export interface BatchSessionOptions {
   guards: GuardLimits;
   secrets: () => readonly string[];
   outputs: JobOutputSettings;
+  /** Writes each job's small files in one request (core/outputs/fileThread.ts); absent, on this thread. */
+  files?: SmallFileWriter;
   /** The editor's learned durations: batch jobs are followed as single jobs are, and teach it too. */
   durations?: JobDurationModel;
   /**
@@ -294,6 +297,7 @@ export class BatchSession implements vscode.Disposable {
       maxDownloadBytes: this.o.outputs.maxDownloadBytes(),
       downloadTimeoutMs: this.o.outputs.downloadTimeoutMs(),
       secrets,
+      ...(this.o.files ? { files: this.o.files } : {}),
     });
     return { files: saved.files.map((f) => f.path), ...(firstLine !== undefined ? { firstLine } : {}) };
   }

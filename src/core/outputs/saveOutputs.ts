@@ -16,6 +16,7 @@ import { OutputNames } from './outputNames';
 import { safeFileName } from './safeFileName';
 import { transcriptFileText } from './transcript';
 import { writeTextFile } from './textFile';
+import { SMALL_TEXT_CHARS, type SmallFileWriter } from './fileThread';
 import type { SavedCost } from '../cost/costText';
 
 export interface SaveJobOutputsOptions {
@@ -40,6 +41,11 @@ export interface SaveJobOutputsOptions {
   life?: { statusText: string; durationText: string; attempt: number };
   /** What the job cost, reported or estimated with how (issue 23), as the panel and the Jobs view say it. */
   cost?: SavedCost;
+  /**
+   * Writes a text-only job's files (output.txt, transcript.txt, a small job.json) and makes its folder in one
+   * request (./fileThread.ts: a batch's jobs, issue 30); without it, each is written here.
+   */
+  files?: SmallFileWriter;
 }
 
 export interface SavedFile {
@@ -77,13 +83,20 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
   const folder = join(root, safeFileName(endpointId), safeFileName(job.id));
   // safeFileName already guarantees this; the check keeps it true if that function ever changes.
   if (!folder.startsWith(root + sep)) throw new Error(`refusing to write outside ${root}`);
-  await mkdir(folder, { recursive: true });
+  // Text-only outputs (a batch's usual job) go with job.json in one request, its folder made there too.
+  const writer = options.files && parts.every((p) => p.kind === 'text' || p.kind === 'transcript' || p.kind === 'json' || p.kind === 'rejected') ? options.files : undefined;
+  if (!writer) await mkdir(folder, { recursive: true });
+  const texts: PendingText[] = [];
 
   const files: SavedFile[] = [];
   const failedDownloads: FailedDownload[] = [];
   const links: LinkOnly[] = [];
   const rejected: RejectedOutput[] = [];
   const failedWrites: RejectedOutput[] = [];
+  const text = async (name: string, body: string, field: string, kind: PendingText['kind']): Promise<void> => {
+    if (writer) texts.push({ name, text: redact(body, options.secrets), field, kind });
+    else await writeText(folder, name, body, field, kind, options.secrets, files, failedWrites);
+  };
   const names = new OutputNames();
   const downloads: Array<Promise<void>> = [];
 
@@ -127,26 +140,27 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
         break;
       }
       case 'transcript':
-        await writeText(folder, 'transcript.txt', transcriptFileText(part), part.field, 'transcript', options.secrets, files, failedWrites);
+        await text('transcript.txt', transcriptFileText(part), part.field, 'transcript');
         break;
       case 'rejected':
         rejected.push({ field: part.field, reason: part.reason });
         break;
       case 'text':
         // A model's answer as plain text beside job.json (issue 10), readable without the JSON around it.
-        await writeText(folder, 'output.txt', part.text, part.field, 'text', options.secrets, files, failedWrites);
+        await text('output.txt', part.text, part.field, 'text');
         break;
       case 'json':
         break; // kept in job.json through the full job object
     }
   }
   await Promise.all(downloads);
+  for (const t of texts) files.push({ name: t.name, path: join(folder, t.name), kind: t.kind, bytes: Buffer.byteLength(t.text, 'utf8'), field: t.field });
   // Downloads finish in any order; the record lists files in output order.
   const order = new Map(parts.map((p, i) => [p.field, i]));
   files.sort((a, b) => (order.get(a.field) ?? 0) - (order.get(b.field) ?? 0));
 
   const cost = outputCost(job.output);
-  const record = {
+  const recordText = (): string => `${redact(JSON.stringify({
     endpointId,
     jobId: job.id,
     status: job.status,
@@ -163,12 +177,30 @@ export async function saveJobOutputs(options: SaveJobOutputsOptions): Promise<Sa
     rejected,
     failedWrites,
     job,
-  };
+  }, null, 2), options.secrets)}\n`;
   const jobJsonPath = join(folder, 'job.json');
+  const saved = (): SavedJobOutputs => ({ folder, jobJsonPath, files, failedDownloads, links, rejected, failedWrites });
+  let jobText = recordText();
+  if (writer) {
+    const small = jobText.length <= SMALL_TEXT_CHARS;
+    const written = await writer.write(folder, [...texts.map((t) => ({ name: t.name, text: t.text })), ...(small ? [{ name: 'job.json', text: jobText, atomic: true }] : [])]);
+    const lost = texts.map((t, i) => ({ t, w: written[i]! })).filter(({ w }) => !w.ok);
+    if (small && lost.length === 0) {
+      const last = written.at(-1)!;
+      if (!last.ok) throw Object.assign(new Error(`could not write ${jobJsonPath}: ${last.code}`), { code: last.code });
+      return saved();
+    }
+    // A text file not written is said in job.json, as on this thread: the record is made again with it.
+    for (const { t, w } of lost) {
+      files.splice(files.findIndex((f) => f.name === t.name), 1);
+      failedWrites.push({ field: t.field, reason: `could not write ${t.name}: ${w.ok ? '' : w.code}` });
+    }
+    if (lost.length > 0) jobText = recordText();
+  }
   // job.json holds the whole output (base64 images too): written from the string, never one Buffer of it all.
-  await writeTextFile(`${jobJsonPath}.part`, `${redact(JSON.stringify(record, null, 2), options.secrets)}\n`);
+  await writeTextFile(`${jobJsonPath}.part`, jobText);
   await rename(`${jobJsonPath}.part`, jobJsonPath);
-  return { folder, jobJsonPath, files, failedDownloads, links, rejected, failedWrites };
+  return saved();
 }
 
 /** Base64 characters decoded per write: 1 MiB of text, 768 KiB of bytes (a multiple of 4: no quad is split). */
@@ -206,6 +238,8 @@ async function writeText(folder: string, name: string, text: string, field: stri
     failedWrites.push({ field, reason: `could not write ${name}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
   }
 }
+
+interface PendingText { name: string; text: string; field: string; kind: 'text' | 'transcript' }
 
 function seedOf(seed: number | undefined): { seed?: number } {
   return seed !== undefined ? { seed } : {};
